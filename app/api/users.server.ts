@@ -1,0 +1,11 @@
+import { z } from 'zod'
+import { updateProfile } from '~/domain/users/profile.server'
+import { defineCall, type ApiCalls } from './registry.server'
+
+/** User calls of spec 02 section 7. */
+export const userCalls: ApiCalls = {
+  'user/updateProfile': defineCall({
+    input: z.object({}).passthrough(),
+    handler: ({ actor }, input) => updateProfile(actor, input),
+  }),
+}

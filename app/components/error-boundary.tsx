@@ -1,0 +1,54 @@
+import { isRouteErrorResponse, Link, useRouteError } from '@remix-run/react'
+import { ShieldAlert, SearchX, TriangleAlert } from 'lucide-react'
+import { Button } from './ui/button'
+
+export function AccessDenied({ punctuation = '!' }: { punctuation?: string }) {
+  return (
+    <div className="mx-auto flex max-w-md flex-col items-center gap-3 py-20 text-center">
+      <ShieldAlert className="size-10 text-muted-foreground" />
+      <h1 className="text-xl font-semibold">Access denied</h1>
+      <p className="text-sm text-muted-foreground">You have insufficient access rights to access this page{punctuation}</p>
+      <Button asChild variant="outline">
+        <Link to="/">Go to home page</Link>
+      </Button>
+    </div>
+  )
+}
+
+export function NotFound() {
+  return (
+    <div className="mx-auto flex max-w-md flex-col items-center gap-3 py-20 text-center">
+      <SearchX className="size-10 text-muted-foreground" />
+      <h1 className="text-xl font-semibold">Not found</h1>
+      <p className="text-sm text-muted-foreground">The page you are looking for does not exist or was moved.</p>
+      <Button asChild variant="outline">
+        <Link to="/">Back to home</Link>
+      </Button>
+    </div>
+  )
+}
+
+/** Every route module's ErrorBoundary: 403 -> Access denied, 404 -> Not found, else the message. */
+export function GeneralErrorBoundary() {
+  const error = useRouteError()
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 403) return <AccessDenied />
+    if (error.status === 404) return <NotFound />
+  }
+  const message = isRouteErrorResponse(error)
+    ? ((error.data as { message?: string } | undefined)?.message ?? error.statusText)
+    : error instanceof Error
+      ? error.message
+      : 'An unrecognized error has occurred'
+  if (typeof document !== 'undefined') console.error(error)
+  return (
+    <div className="mx-auto flex max-w-lg flex-col items-center gap-3 py-20 text-center">
+      <TriangleAlert className="size-10 text-amber-500" />
+      <h1 className="text-xl font-semibold">Something went wrong</h1>
+      <p className="text-sm text-muted-foreground">{message || 'An unrecognized error has occurred'}</p>
+      <Button asChild variant="outline">
+        <Link to="/">Back to home</Link>
+      </Button>
+    </div>
+  )
+}

@@ -1,0 +1,237 @@
+import { Form, Link, NavLink, useNavigate } from '@remix-run/react'
+import {
+  Activity,
+  Building2,
+  ChevronsLeft,
+  ChevronsRight,
+  CircleUser,
+  Cpu,
+  ExternalLink,
+  FolderTree,
+  Gauge,
+  HelpCircle,
+  Info,
+  LogOut,
+  NotebookPen,
+  Plus,
+  Settings,
+  Shield,
+  Sparkles,
+  Users,
+} from 'lucide-react'
+import { useState, type ReactNode } from 'react'
+import { type OrganizationCapabilities } from '~/domain/access/catalogue'
+import { callApi } from '~/utils/api-client'
+import { cn } from '~/utils/cn'
+import { useDebouncedCallback } from '~/utils/use-debounced-callback'
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
+import { Tooltip } from '../ui/tooltip'
+
+export type SidebarProps = {
+  collapsed: boolean
+  user: { name: string; email: string; isSiteAdmin: boolean }
+  organizations: { id: string; name: string }[]
+  active: { id: string; name: string; capabilities: OrganizationCapabilities } | null
+  instanceName: string
+  dashboardsEnabled: boolean
+}
+
+/** The collapsible sidebar (w-20 collapsed, w-64 expanded); the state is saved 1 s after a change. */
+export function Sidebar(props: SidebarProps) {
+  const [collapsed, setCollapsed] = useState(props.collapsed)
+  const save = useDebouncedCallback((value: boolean) => {
+    callApi('user/updateProfile', { preferenceSidebarCollapsed: value }).catch((e) => console.warn('Saving the sidebar state failed', e))
+  }, 1000)
+  const toggle = () => {
+    setCollapsed((c) => {
+      save(!c)
+      return !c
+    })
+  }
+  const org = props.active
+  const caps = org?.capabilities
+  const base = org ? `/organization/${org.id}` : null
+
+  return (
+    <aside
+      data-collapsed={collapsed}
+      className={cn('flex h-full shrink-0 flex-col bg-sidebar text-sidebar-foreground transition-[width] duration-150', collapsed ? 'w-20' : 'w-64')}
+    >
+      <div className={cn('flex h-14 items-center gap-2 px-4', collapsed && 'justify-center px-0')}>
+        <Link to="/" className="flex items-center gap-2 font-semibold text-white">
+          <img src="/favicon.svg" alt="" className="size-7" />
+          {!collapsed && <span className="text-[15px] tracking-tight">Pixelfleet</span>}
+        </Link>
+        {!collapsed && props.instanceName ? (
+          <span data-testid="instance-badge" className="ml-auto rounded bg-amber-400/20 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-amber-300">
+            {props.instanceName}
+          </span>
+        ) : null}
+      </div>
+
+      <OrganizationSwitcher collapsed={collapsed} organizations={props.organizations} active={org} />
+
+      <nav className="mt-2 flex flex-1 flex-col gap-0.5 overflow-y-auto px-3" aria-label="Organization">
+        {base && caps ? (
+          <>
+            {caps.canMetricsView && props.dashboardsEnabled ? <Item to={`${base}/dashboard`} icon={<Gauge />} label="Dashboard" collapsed={collapsed} /> : null}
+            <Item to={`${base}/projects`} icon={<FolderTree />} label="Projects" collapsed={collapsed} />
+            {caps.canListAgents ? (
+              <Item
+                to={`${base}/agents`}
+                icon={<Cpu />}
+                label="Agents"
+                collapsed={collapsed}
+                extra={
+                  caps.canAgentEnroll && !collapsed ? (
+                    <Link
+                      to={`/enroll?organizationId=${org!.id}`}
+                      className="ml-auto flex items-center gap-0.5 rounded px-1.5 py-0.5 text-[11px] text-sidebar-muted hover:bg-white/10 hover:text-white"
+                      title="Add Agent"
+                    >
+                      <Plus className="size-3" /> Add Agent
+                    </Link>
+                  ) : null
+                }
+              />
+            ) : null}
+            {caps.canAuditView ? <Item to={`${base}/activity`} icon={<Activity />} label="Activity" collapsed={collapsed} /> : null}
+            <Item to={`${base}/members`} icon={<Users />} label="Members" collapsed={collapsed} />
+            {caps.canListNotes ? <Item to={`${base}/notes`} icon={<NotebookPen />} label="Notes" collapsed={collapsed} /> : null}
+            <Item to={`${base}/settings`} icon={<Settings />} label="Settings" collapsed={collapsed} />
+          </>
+        ) : (
+          <Item to="/organization/list" icon={<Building2 />} label="Organizations" collapsed={collapsed} />
+        )}
+      </nav>
+
+      <div className="flex flex-col gap-0.5 border-t border-white/10 px-3 py-2">
+        <Item to="/about" icon={<Info />} label="About" collapsed={collapsed} />
+        <ExternalItem href="https://docs.pixelfleet.io" icon={<HelpCircle />} label="Help" collapsed={collapsed} />
+        <ExternalItem href="https://pixelfleet.io/whats-new" icon={<Sparkles />} label="What's New" collapsed={collapsed} />
+        {props.user.isSiteAdmin ? <Item to="/admin/site" icon={<Shield />} label="Admin" collapsed={collapsed} /> : null}
+        <ProfileMenu user={props.user} collapsed={collapsed} />
+        <button
+          type="button"
+          onClick={toggle}
+          aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+          className={cn('mt-1 flex items-center gap-2 rounded-md px-2 py-1.5 text-xs text-sidebar-muted hover:bg-white/10 hover:text-white', collapsed && 'justify-center')}
+        >
+          {collapsed ? <ChevronsRight className="size-4" /> : <ChevronsLeft className="size-4" />}
+          {!collapsed && 'Collapse'}
+        </button>
+      </div>
+    </aside>
+  )
+}
+
+function Item({ to, icon, label, collapsed, extra }: { to: string; icon: ReactNode; label: string; collapsed: boolean; extra?: ReactNode }) {
+  const link = (
+    <NavLink
+      to={to}
+      prefetch="intent"
+      className={({ isActive }) =>
+        cn(
+          'flex items-center gap-2.5 rounded-md px-2 py-1.5 text-[13px] font-medium text-sidebar-foreground/85 hover:bg-white/10 hover:text-white [&_svg]:size-4',
+          isActive && 'bg-white/15 text-white',
+          collapsed && 'justify-center',
+        )
+      }
+    >
+      {icon}
+      {!collapsed && <span>{label}</span>}
+      {extra}
+    </NavLink>
+  )
+  return collapsed ? (
+    <Tooltip content={label} side="right">
+      {link}
+    </Tooltip>
+  ) : (
+    link
+  )
+}
+
+function ExternalItem({ href, icon, label, collapsed }: { href: string; icon: ReactNode; label: string; collapsed: boolean }) {
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noreferrer"
+      className={cn('flex items-center gap-2.5 rounded-md px-2 py-1.5 text-[13px] text-sidebar-foreground/75 hover:bg-white/10 hover:text-white [&_svg]:size-4', collapsed && 'justify-center')}
+      title={label}
+    >
+      {icon}
+      {!collapsed && (
+        <>
+          <span>{label}</span>
+          <ExternalLink className="ml-auto !size-3 opacity-60" />
+        </>
+      )}
+    </a>
+  )
+}
+
+function OrganizationSwitcher({ collapsed, organizations, active }: { collapsed: boolean; organizations: { id: string; name: string }[]; active: { id: string; name: string } | null }) {
+  const navigate = useNavigate()
+  return (
+    <div className="px-3">
+      <DropdownMenu>
+        <DropdownMenuTrigger
+          className={cn('flex w-full items-center gap-2 rounded-md border border-white/10 bg-white/5 px-2 py-1.5 text-left text-[13px] hover:bg-white/10', collapsed && 'justify-center')}
+          aria-label="Switch organization"
+        >
+          <Building2 className="size-4 shrink-0 text-sidebar-muted" />
+          {!collapsed && <span className="truncate font-medium text-white">{active?.name ?? 'Select organization'}</span>}
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="start" className="w-60">
+          <DropdownMenuLabel>Organizations</DropdownMenuLabel>
+          {organizations.map((o) => (
+            <DropdownMenuItem key={o.id} onSelect={() => navigate(`/organization/${o.id}`)} className={cn(o.id === active?.id && 'font-semibold')}>
+              {o.name}
+            </DropdownMenuItem>
+          ))}
+          <DropdownMenuSeparator />
+          <DropdownMenuItem onSelect={() => navigate('/organization/list')}>All organizations</DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => navigate('/organization/create')}>
+            <Plus /> Create Organization
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
+    </div>
+  )
+}
+
+function ProfileMenu({ user, collapsed }: { user: { name: string; email: string }; collapsed: boolean }) {
+  const navigate = useNavigate()
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger
+        className={cn('flex items-center gap-2.5 rounded-md px-2 py-1.5 text-left text-[13px] hover:bg-white/10', collapsed && 'justify-center')}
+        aria-label="My Account"
+      >
+        <CircleUser className="size-5 shrink-0" />
+        {!collapsed && (
+          <span className="min-w-0">
+            <span className="block truncate font-medium text-white">{user.name}</span>
+            <span className="block truncate text-[11px] text-sidebar-muted">{user.email}</span>
+          </span>
+        )}
+      </DropdownMenuTrigger>
+      <DropdownMenuContent side="right" align="end" className="w-52">
+        <DropdownMenuLabel>My Account</DropdownMenuLabel>
+        <DropdownMenuItem onSelect={() => navigate('/settings/profile')}>Profile</DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate('/settings/preferences')}>Preferences</DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate('/settings/notifications')}>Notifications</DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <Form method="post" action="/logout">
+          <DropdownMenuItem asChild>
+            <button type="submit" className="w-full">
+              <LogOut /> Sign Out
+            </button>
+          </DropdownMenuItem>
+        </Form>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  )
+}

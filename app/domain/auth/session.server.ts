@@ -1,0 +1,68 @@
+import { type User } from '@prisma/client'
+import { type UserActor } from '../actor'
+import { prisma } from '~/utils/db.server'
+import { randomToken, sha256 } from './crypto.server'
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
+const TOUCH_AFTER_MS = 60_000
+
+export type RequestInfo = { ip: string; userAgent: string }
+
+/** Starts a stored (revocable) session; only the token's hash is kept. */
+export async function createSession(userId: string, info: RequestInfo) {
+  const token = randomToken()
+  const expiresAt = new Date(Date.now() + SESSION_TTL_MS)
+  await prisma.session.create({
+    data: { tokenHash: sha256(token), userId, expiresAt, ip: info.ip, userAgent: info.userAgent.slice(0, 500) },
+  })
+  return { token, expiresAt }
+}
+
+export type ResolvedIdentity =
+  | { status: 'ok'; user: User; via: 'session' | 'token' }
+  | { status: 'disabled'; user: User }
+  | { status: 'none' }
+
+/** Resolves a session cookie token or a bearer token (session or personal API token). */
+export async function resolveToken(token: string | null | undefined): Promise<ResolvedIdentity> {
+  if (!token) return { status: 'none' }
+  const tokenHash = sha256(token)
+  const now = new Date()
+  const session = await prisma.session.findUnique({ where: { tokenHash }, include: { user: true } })
+  if (session) {
+    if (session.expiresAt < now) {
+      await prisma.session.delete({ where: { id: session.id } }).catch(() => undefined)
+      return { status: 'none' }
+    }
+    if (session.user.disabled) {
+      await prisma.session.deleteMany({ where: { userId: session.userId } })
+      return { status: 'disabled', user: session.user }
+    }
+    if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+      await prisma.$transaction([
+        prisma.session.update({ where: { id: session.id }, data: { lastSeenAt: now } }),
+        prisma.user.update({ where: { id: session.userId }, data: { lastSeenAt: now } }),
+      ])
+    }
+    return { status: 'ok', user: session.user, via: 'session' }
+  }
+  const apiToken = await prisma.apiToken.findUnique({ where: { tokenHash }, include: { user: true } })
+  if (!apiToken || apiToken.revokedAt || (apiToken.expiresAt && apiToken.expiresAt < now)) return { status: 'none' }
+  if (apiToken.user.disabled) return { status: 'disabled', user: apiToken.user }
+  if (!apiToken.lastUsedAt || now.getTime() - apiToken.lastUsedAt.getTime() > TOUCH_AFTER_MS) {
+    await prisma.apiToken.update({ where: { id: apiToken.id }, data: { lastUsedAt: now } })
+  }
+  return { status: 'ok', user: apiToken.user, via: 'token' }
+}
+
+export async function revokeSession(token: string) {
+  await prisma.session.deleteMany({ where: { tokenHash: sha256(token) } })
+}
+
+export async function revokeAllSessions(userId: string) {
+  await prisma.session.deleteMany({ where: { userId } })
+}
+
+export function userActor(user: Pick<User, 'id' | 'email' | 'name' | 'isAdmin'>, info: RequestInfo): UserActor {
+  return { kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: user.isAdmin, ip: info.ip, userAgent: info.userAgent }
+}

@@ -1,0 +1,28 @@
+import { EventEmitter } from 'node:events'
+import { singleton } from '~/utils/singleton.server'
+
+/** A change the domain made; the SSE route forwards it to viewers who may see that organization. */
+export type ChangeEvent = {
+  /** null for site-wide changes (site messages, cloud state) */
+  organizationId: string | null
+  kind: 'organization' | 'project' | 'member' | 'role' | 'invite' | 'agent' | 'system' | 'issue' | 'note' | 'audit' | 'event' | 'site' | 'user'
+  ids?: string[]
+  /** limits delivery to one user (profile, own invites) */
+  userId?: string
+}
+
+const bus = () =>
+  singleton('change-bus', () => {
+    const emitter = new EventEmitter()
+    emitter.setMaxListeners(0)
+    return emitter
+  })
+
+export function emitChange(event: ChangeEvent) {
+  bus().emit('change', event)
+}
+
+export function onChange(listener: (event: ChangeEvent) => void): () => void {
+  bus().on('change', listener)
+  return () => bus().off('change', listener)
+}

@@ -1,0 +1,58 @@
+import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react'
+import { Toaster } from 'sonner'
+import { GeneralErrorBoundary } from './components/error-boundary'
+import { TooltipProvider } from './components/ui/tooltip'
+import { activeSiteMessages, cloudState } from './domain/site/cloud-state.server'
+import { getCurrentUser } from './utils/auth.server'
+import { getConfig } from './utils/env.server'
+import stylesheet from './tailwind.css?url'
+
+export const links: LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export const meta: MetaFunction = () => [{ title: 'Pixelfleet' }]
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const config = getConfig()
+  const [current, messages, cloud] = await Promise.all([getCurrentUser(request), activeSiteMessages(), cloudState()])
+  return {
+    user: current
+      ? { id: current.user.id, name: current.user.name, email: current.user.email, isSiteAdmin: current.user.isAdmin }
+      : null,
+    siteMessages: messages.map((m) => ({ ...m, starts: m.starts.toISOString(), ends: m.ends.toISOString() })),
+    instanceName: cloud.instanceName,
+    features: { dashboards: config.FEATURE_DASHBOARDS, google: Boolean(config.GOOGLE_CLIENT_ID) },
+    devTools: config.NODE_ENV !== 'production' || process.env.PIXELFLEET_DEV_PAGES === 'true',
+  }
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>
+export const useRootData = () => useRouteLoaderData<RootData>('root')
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <TooltipProvider>{children}</TooltipProvider>
+        <Toaster position="top-right" richColors closeButton />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  )
+}
+
+export default function App() {
+  return <Outlet />
+}
+
+export const ErrorBoundary = GeneralErrorBoundary

@@ -1,0 +1,5 @@
+import { AccessDenied } from '~/components/error-boundary'
+
+export default function NoAccess() {
+  return <AccessDenied />
+}

@@ -1,0 +1,52 @@
+import { type LoaderFunctionArgs } from '@remix-run/node'
+import { Outlet, useLoaderData } from '@remix-run/react'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { Breadcrumbs } from '~/components/shell/breadcrumbs'
+import { Sidebar } from '~/components/shell/sidebar'
+import { SiteBanner } from '~/components/shell/site-banner'
+import { resolveActiveOrganization } from '~/domain/organizations/membership.server'
+import { useRootData } from '~/root'
+import { requireUser } from '~/utils/auth.server'
+
+/** The signed-in application shell: sidebar, banner, breadcrumbs. Every child route needs a user. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, actor } = await requireUser(request)
+  const { organizations, active } = await resolveActiveOrganization(actor, params.organizationId, user)
+  return {
+    sidebarCollapsed: user.preferenceSidebarCollapsed,
+    organizations,
+    active,
+  }
+}
+
+export default function AppShell() {
+  const data = useLoaderData<typeof loader>()
+  const root = useRootData()
+  if (!root?.user) return null
+  return (
+    <div className="flex h-screen flex-col">
+      <SiteBanner messages={root.siteMessages} />
+      <div className="flex min-h-0 flex-1">
+        <Sidebar
+          collapsed={data.sidebarCollapsed}
+          user={root.user}
+          organizations={data.organizations}
+          active={data.active}
+          instanceName={root.instanceName}
+          dashboardsEnabled={root.features.dashboards}
+        />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <header className="flex h-12 shrink-0 items-center gap-3 border-b bg-card px-5">
+            <Breadcrumbs />
+            <div id="header-actions" className="ml-auto flex items-center gap-2" />
+          </header>
+          <main className="min-h-0 flex-1 overflow-y-auto px-6 py-5">
+            <Outlet />
+          </main>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+export const ErrorBoundary = GeneralErrorBoundary

@@ -1,0 +1,57 @@
+import { type ActionFunctionArgs } from '@remix-run/node'
+import { apiCalls } from '~/api/index.server'
+import { type ApiContext } from '~/api/registry.server'
+import { DomainError, fromZodIssues } from '~/domain/errors'
+import { resolveToken, userActor } from '~/domain/auth/session.server'
+import { readSessionToken, requestInfo } from '~/utils/auth.server'
+
+const json = (body: object, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } })
+
+const error = (code: string, message: string, status: number, issues?: unknown[]) =>
+  json({ code, message, ...(issues && issues.length ? { issues } : {}) }, status)
+
+export const loader = () => error('method-not-allowed', 'Use POST with a JSON body', 405)
+
+/** POST /client/v1/{name}?time=...: JSON in, always a JSON object out; errors as { code, message }. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return error('method-not-allowed', 'Use POST with a JSON body', 405)
+  const name = params['*'] ?? ''
+  const call = Object.hasOwn(apiCalls, name) ? apiCalls[name] : undefined
+  if (!call) return error('not-found', `Unknown call '${name}'`, 404)
+
+  let body: unknown = {}
+  const text = await request.text()
+  if (text.trim().length > 0) {
+    try {
+      body = JSON.parse(text)
+    } catch {
+      return error('invalid-argument', 'The request body is not valid JSON', 400)
+    }
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return error('invalid-argument', 'The request body must be a JSON object', 400)
+  }
+
+  const info = requestInfo(request)
+  const token = await readSessionToken(request)
+  const identity = await resolveToken(token)
+  if (identity.status === 'disabled') return error('mvr-auth/disabled', 'Account was administratively disabled', 403)
+  const actor = identity.status === 'ok' ? userActor(identity.user, info) : null
+  if (!call.public && !actor) return error('mvr-auth/notloggedin', 'Not logged in', 401)
+
+  const parsed = call.input.safeParse(body)
+  if (!parsed.success) {
+    const e = fromZodIssues(parsed.error.issues)
+    return error(e.code, e.message, e.status, e.issues)
+  }
+  try {
+    const ctx: ApiContext = { actor, info, request, token }
+    const result = await (call.handler as (c: ApiContext, i: unknown) => Promise<object>)(ctx, parsed.data)
+    return json(result ?? {})
+  } catch (e) {
+    if (e instanceof DomainError) return error(e.code, e.message, e.status, e.issues)
+    console.error(`[api] ${name} failed:`, e)
+    return error('internal', 'An unrecognized error has occurred', 500)
+  }
+}

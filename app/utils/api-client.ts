@@ -1,0 +1,37 @@
+/** Browser-side /client/v1 caller with the spec's error codes ('API/{code}', 'http/{status}'). */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly issues: { path: string; message: string }[] = [],
+  ) {
+    super(message)
+  }
+}
+
+export async function callApi<T = Record<string, unknown>>(name: string, body: object = {}): Promise<T> {
+  let response: Response
+  try {
+    response = await fetch(`/client/v1/${name}?time=${Date.now()}`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  } catch (error) {
+    throw new ApiError('fetch/network', (error as Error).message)
+  }
+  let data: unknown
+  try {
+    data = await response.json()
+  } catch {
+    data = undefined
+  }
+  if (!response.ok) {
+    const d = data as { code?: string; message?: string; issues?: { path: string; message: string }[] } | undefined
+    if (d?.code) throw new ApiError(`API/${d.code}`, d.message ?? 'An unrecognized error has occurred', d.issues)
+    throw new ApiError(`http/${response.status}`, response.statusText || 'An unrecognized error has occurred')
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new ApiError('API/malformed', 'Response is not an object')
+  return data as T
+}

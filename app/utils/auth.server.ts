@@ -1,0 +1,72 @@
+import { createCookie, redirect } from '@remix-run/node'
+import { type User } from '@prisma/client'
+import { type UserActor } from '~/domain/actor'
+import { resolveToken, userActor, type RequestInfo } from '~/domain/auth/session.server'
+import { getConfig } from './env.server'
+
+/** The server sets this header from the socket address (any inbound value is discarded). */
+export const CLIENT_IP_HEADER = 'x-pixelfleet-client-ip'
+
+export const sessionCookie = createCookie('pf_session', {
+  httpOnly: true,
+  sameSite: 'lax',
+  path: '/',
+  get secure() {
+    return getConfig().publicUrl.startsWith('https:')
+  },
+})
+
+export function requestInfo(request: Request): RequestInfo {
+  return { ip: request.headers.get(CLIENT_IP_HEADER) ?? '', userAgent: request.headers.get('user-agent') ?? '' }
+}
+
+export async function readSessionToken(request: Request): Promise<string | null> {
+  const bearer = request.headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1]
+  if (bearer) return bearer
+  const value = await sessionCookie.parse(request.headers.get('cookie'))
+  return typeof value === 'string' ? value : null
+}
+
+export async function commitSessionCookie(token: string, expires: Date) {
+  return sessionCookie.serialize(token, { expires })
+}
+
+export async function clearSessionCookie() {
+  return sessionCookie.serialize('', { maxAge: 0 })
+}
+
+export type CurrentUser = { user: User; actor: UserActor }
+
+/** The signed-in user, or null. A disabled account is signed out with its error. */
+export async function getCurrentUser(request: Request): Promise<CurrentUser | null> {
+  const identity = await resolveToken(await readSessionToken(request))
+  if (identity.status === 'disabled') {
+    throw redirect('/login?error=mvr-auth/disabled', { headers: { 'Set-Cookie': await clearSessionCookie() } })
+  }
+  if (identity.status !== 'ok') return null
+  return { user: identity.user, actor: userActor(identity.user, requestInfo(request)) }
+}
+
+/** Route guard: no signed-in user -> /login with a redirect query holding the full path. */
+export async function requireUser(request: Request): Promise<CurrentUser> {
+  const current = await getCurrentUser(request)
+  if (!current) {
+    const url = new URL(request.url)
+    const target = url.pathname + url.search
+    throw redirect(`/login?redirect=${encodeURIComponent(target)}`)
+  }
+  return current
+}
+
+/** Admin routes: a user without the admin claim goes to /. */
+export async function requireSiteAdmin(request: Request): Promise<CurrentUser> {
+  const current = await requireUser(request)
+  if (!current.user.isAdmin) throw redirect('/')
+  return current
+}
+
+/** Only same-site relative paths are followed after sign-in (no open redirects). */
+export function safeRedirect(target: string | null | undefined, fallback = '/'): string {
+  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return fallback
+  return target
+}

@@ -1,0 +1,14 @@
+import { loadConfig, type Config } from '../../server/config'
+import { singleton } from './singleton.server'
+
+/** The validated configuration; the server entry validates it first, so this never fails late. */
+export function getConfig(): Config {
+  return singleton('config', () => loadConfig())
+}
+
+/** Tests and the server entry replace the configuration before anything reads it. */
+export function setConfig(config: Config) {
+  const store = globalThis as unknown as { __pixelfleet?: Map<string, unknown> }
+  store.__pixelfleet ??= new Map()
+  store.__pixelfleet.set('config', config)
+}

@@ -1,0 +1,90 @@
+import http from 'node:http'
+import { type AddressInfo, type Server } from 'node:net'
+import path from 'node:path'
+import { createRequestHandler } from '@remix-run/express'
+import { type ServerBuild } from '@remix-run/node'
+import compression from 'compression'
+import express from 'express'
+import { type Config } from './config'
+
+export type WebServer = { server: http.Server; port: number; close: () => Promise<void> }
+
+const CLIENT_IP_HEADER = 'x-pixelfleet-client-ip'
+
+/**
+ * The web server: Remix (production build, or Vite middleware with --dev), static assets, and
+ * a same-origin check on every state-changing request (CSRF defence beside SameSite cookies).
+ */
+export async function startWebServer(config: Config, options: { dev: boolean; root: string }): Promise<WebServer> {
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', false)
+  app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res) }))
+
+  app.use((req, res, next) => {
+    req.headers[CLIENT_IP_HEADER] = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '')
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method) && req.headers.origin && !req.headers.authorization) {
+      const origin = req.headers.origin
+      const host = req.headers.host
+      let sameOrigin = false
+      try {
+        sameOrigin = new URL(origin).host === host || origin === config.publicUrl
+      } catch {
+        sameOrigin = false
+      }
+      if (!sameOrigin) {
+        res.status(403).json({ code: 'csrf', message: 'Cross-site request refused' })
+        return
+      }
+    }
+    next()
+  })
+
+  let build: ServerBuild | (() => Promise<ServerBuild>)
+  let closeVite: (() => Promise<void>) | undefined
+  if (options.dev) {
+    const vite = await import('vite')
+    const viteServer = await vite.createServer({ root: options.root, server: { middlewareMode: true }, appType: 'custom' })
+    closeVite = () => viteServer.close()
+    app.use(viteServer.middlewares)
+    build = () => viteServer.ssrLoadModule('virtual:remix/server-build') as Promise<ServerBuild>
+  } else {
+    const buildDir = path.join(options.root, 'build')
+    app.use('/assets', express.static(path.join(buildDir, 'client/assets'), { immutable: true, maxAge: '1y' }))
+    app.use(express.static(path.join(buildDir, 'client'), { maxAge: '1h' }))
+    build = (await import(path.join(buildDir, 'server/index.js'))) as ServerBuild
+  }
+  app.all('*', createRequestHandler({ build, mode: options.dev ? 'development' : 'production' }))
+
+  const server = http.createServer(app)
+  await listen(server, config.PORT, config.HOST, 'PORT')
+  const port = (server.address() as AddressInfo).port
+  return {
+    server,
+    port,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await closeVite?.()
+    },
+  }
+}
+
+export class PortInUseError extends Error {}
+
+/** Listens, turning "address in use" into one clear line naming the variable to change. */
+export function listen(server: Server, port: number, host: string, variable: string) {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new PortInUseError(`Port ${port} is already in use: set ${variable} to a free port (for example ${variable}=${port + 1}).`))
+      else if (err.code === 'EACCES') reject(new PortInUseError(`Port ${port} needs elevated privileges: set ${variable} to a port above 1023.`))
+      else reject(err)
+    }
+    server.once('error', onError)
+    server.once('listening', () => {
+      server.removeListener('error', onError)
+      resolve()
+    })
+    server.listen(port, host)
+  })
+}

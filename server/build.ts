@@ -1,0 +1,31 @@
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+const require = createRequire(import.meta.url)
+
+const SOURCES = ['app', 'vite.config.ts', 'tailwind.config.ts', 'postcss.config.js', 'package.json']
+
+function newestMtime(target: string): number {
+  if (!fs.existsSync(target)) return 0
+  const stat = fs.statSync(target)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  return fs.readdirSync(target).reduce((max, entry) => Math.max(max, newestMtime(path.join(target, entry))), stat.mtimeMs)
+}
+
+/** True when build/ is missing or older than any source it is made from. */
+export function buildIsStale(root: string): boolean {
+  const built = path.join(root, 'build/server/index.js')
+  if (!fs.existsSync(built)) return true
+  const builtAt = fs.statSync(built).mtimeMs
+  return SOURCES.some((s) => newestMtime(path.join(root, s)) > builtAt)
+}
+
+/** Builds the Remix app (client and server bundles) with Vite. */
+export async function buildApp(root: string) {
+  const remixCli = path.join(path.dirname(require.resolve('@remix-run/dev/package.json')), 'dist/cli.js')
+  await run(process.execPath, [remixCli, 'vite:build'], { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, maxBuffer: 64 * 1024 * 1024 })
+}

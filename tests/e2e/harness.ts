@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { createTestDatabase } from '../setup/test-db'
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+export type RunningPortal = {
+  url: string
+  port: number
+  mqttPort: number
+  relayPort: number
+  databaseUrl: string
+  output: () => string
+  stop: () => Promise<void>
+}
+
+/**
+ * Starts the real portal (`server/start.ts`, production build) in a child process on ephemeral
+ * ports with its own database, the way `npm start` does. Resolves once it prints its ready line.
+ */
+export async function startPortal(env: Record<string, string> = {}): Promise<RunningPortal> {
+  const db = createTestDatabase('e2e')
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: '0',
+      MQTT_PORT: '0',
+      RELAY_PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: db.url,
+      SEED_DEMO: 'true',
+      SIMULATOR_AGENTS: '0',
+      PIXELFLEET_DEV_PAGES: 'true',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const ready = new Promise<{ port: number; mqttPort: number; relayPort: number }>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const m = output.match(/web :(\d+), MQTT :(\d+), relay :(\d+)/)
+      if (m) resolve({ port: Number(m[1]), mqttPort: Number(m[2]), relayPort: Number(m[3]) })
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`portal exited with ${code} before it was ready:\n${output}`)))
+  })
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`portal not ready in 90 s:\n${output}`)), 90_000))
+  const ports = await Promise.race([ready, timeout])
+  return {
+    url: `http://127.0.0.1:${ports.port}`,
+    ...ports,
+    databaseUrl: db.url,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r))
+        child.kill('SIGTERM')
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
+        if (child.exitCode === null) child.kill('SIGKILL')
+      }
+      db.remove()
+    },
+  }
+}
+
+/** Debian's Chromium, headless, driven by playwright-core (never a downloaded browser). */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  })
+}
+
+export async function newPage(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1400, height: 900 } })
+  const page = await context.newPage()
+  page.setDefaultTimeout(15_000)
+  return { context, page }
+}
+
+/** Signs in through the real login form. */
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Login' }).click()
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'))
+}

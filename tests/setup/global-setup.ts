@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { buildApp, buildIsStale } from '../../server/build'
+import { migrateDatabase } from '../../server/migrate'
+
+const root = path.resolve(import.meta.dirname, '../..')
+export const TMP_DIR = path.join(root, 'tests/.tmp')
+export const TEMPLATE_DB = path.join(TMP_DIR, 'template.db')
+
+function migrationsHash() {
+  const dir = path.join(root, 'prisma/migrations')
+  const hash = createHash('sha256')
+  for (const entry of fs.readdirSync(dir).sort()) {
+    const file = path.join(dir, entry, 'migration.sql')
+    if (fs.existsSync(file)) hash.update(entry).update(fs.readFileSync(file))
+  }
+  return hash.digest('hex')
+}
+
+/**
+ * Once per run: a migrated template database (rebuilt only when migrations change) that each test
+ * file copies, and a fresh production build for the end-to-end tests.
+ */
+export default async function globalSetup() {
+  fs.mkdirSync(TMP_DIR, { recursive: true })
+  const hashFile = `${TEMPLATE_DB}.hash`
+  const hash = migrationsHash()
+  if (!fs.existsSync(TEMPLATE_DB) || !fs.existsSync(hashFile) || fs.readFileSync(hashFile, 'utf8') !== hash) {
+    const building = path.join(TMP_DIR, `template-${process.pid}.db`)
+    fs.rmSync(building, { force: true })
+    await migrateDatabase(`file:${building}`, root)
+    fs.renameSync(building, TEMPLATE_DB)
+    fs.writeFileSync(hashFile, hash)
+  }
+  if (process.env.PIXELFLEET_SKIP_BUILD !== '1' && buildIsStale(root)) await buildApp(root)
+}

@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '../..')
+export const TMP_DIR = path.join(root, 'tests/.tmp')
+
+/** A private copy of the migrated template database; removed by the caller when done. */
+export function createTestDatabase(label = 'test') {
+  const file = path.join(TMP_DIR, `${label}-${process.pid}-${randomBytes(4).toString('hex')}.db`)
+  fs.copyFileSync(path.join(TMP_DIR, 'template.db'), file)
+  return {
+    file,
+    url: `file:${file}`,
+    remove: () => {
+      for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true })
+    },
+  }
+}
