@@ -17,9 +17,10 @@ function newestMtime(target: string): number {
 }
 
 /** True when build/ is missing or older than any source it is made from. */
-export function buildIsStale(root: string): boolean {
+export function buildIsStale(root: string, onlyWhenMissing = false): boolean {
   const built = path.join(root, 'build/server/index.js')
   if (!fs.existsSync(built)) return true
+  if (onlyWhenMissing) return false
   const builtAt = fs.statSync(built).mtimeMs
   return SOURCES.some((s) => newestMtime(path.join(root, s)) > builtAt)
 }
@@ -27,5 +28,10 @@ export function buildIsStale(root: string): boolean {
 /** Builds the Remix app (client and server bundles) with Vite. */
 export async function buildApp(root: string) {
   const remixCli = path.join(path.dirname(require.resolve('@remix-run/dev/package.json')), 'dist/cli.js')
-  await run(process.execPath, [remixCli, 'vite:build'], { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, maxBuffer: 64 * 1024 * 1024 })
+  await run(process.execPath, [remixCli, 'vite:build'], { cwd: root, env: withoutVitest({ ...process.env, NODE_ENV: 'production' }), maxBuffer: 64 * 1024 * 1024 })
+}
+
+/** Child processes started from tests must not inherit Vitest's markers (they switch the Remix plugin off). */
+export function withoutVitest(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('VITEST') && key !== 'TEST'))
 }

@@ -15,7 +15,8 @@ async function main() {
   const config = loadConfig()
   const started = Date.now()
   await migrateDatabase(config.DATABASE_URL, root)
-  if (!dev && buildIsStale(root)) {
+  // PIXELFLEET_SKIP_BUILD=1 (tests) keeps an existing build even when sources are newer.
+  if (!dev && buildIsStale(root, process.env.PIXELFLEET_SKIP_BUILD === '1')) {
     console.log('Building the web app (first start or sources changed)...')
     await buildApp(root)
   }

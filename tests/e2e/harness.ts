@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { withoutVitest } from '../../server/build'
 import { createTestDatabase } from '../setup/test-db'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -24,7 +25,8 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Run
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
     cwd: root,
     env: {
-      ...process.env,
+      ...withoutVitest(process.env),
+      PIXELFLEET_SKIP_BUILD: '1',
       NODE_ENV: 'production',
       PORT: '0',
       MQTT_PORT: '0',
@@ -91,4 +93,30 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Login' }).click()
   await page.waitForURL((url) => !url.pathname.startsWith('/login'))
+}
+
+/** A Prisma client on the running portal's own database (to read the outbox, add fixtures). */
+export async function portalDb(portal: RunningPortal) {
+  const { PrismaClient } = await import('@prisma/client')
+  const { PrismaBetterSQLite3 } = await import('@prisma/adapter-better-sqlite3')
+  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: portal.databaseUrl }) })
+}
+
+/** Signs a browser context in by creating a stored session directly (for tests not about sign-in). */
+export async function signInAs(context: BrowserContext, portal: RunningPortal, email: string) {
+  const { createHash, randomBytes } = await import('node:crypto')
+  const db = await portalDb(portal)
+  try {
+    const user = await db.user.findUniqueOrThrow({ where: { email } })
+    const token = randomBytes(32).toString('base64url')
+    await db.session.create({
+      data: { userId: user.id, tokenHash: createHash('sha256').update(token).digest('hex'), expiresAt: new Date(Date.now() + 3600_000) },
+    })
+    // Remix's createCookie serialises a string value as base64 of its JSON.
+    const value = Buffer.from(JSON.stringify(token), 'utf8').toString('base64')
+    await context.addCookies([{ name: 'pf_session', value: encodeURIComponent(value), url: portal.url, httpOnly: true, sameSite: 'Lax' }])
+    return user
+  } finally {
+    await db.$disconnect()
+  }
 }

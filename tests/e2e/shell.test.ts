@@ -1,0 +1,91 @@
+import { type Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
+import { launchBrowser, newPage, portalDb, signInAs, startPortal, type RunningPortal } from './harness'
+
+let portal: RunningPortal
+let browser: Browser
+
+beforeAll(async () => {
+  portal = await startPortal({ INSTANCE_NAME: 'staging' })
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await portal?.stop()
+})
+
+describe('application shell', () => {
+  it('guards signed-in routes with a redirect query', async () => {
+    const { context, page } = await newPage(browser, portal.url)
+    await page.goto('/organization/list')
+    expect(new URL(page.url()).pathname).toBe('/login')
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/organization/list')
+    await context.close()
+  })
+
+  it('shows not found, strips /a/ and shows the version on About', async () => {
+    const { context, page } = await newPage(browser, portal.url)
+    const response = await page.goto('/no/such/page')
+    expect(response?.status()).toBe(404)
+    await expect(page.getByRole('heading', { name: 'Not found' }).isVisible()).resolves.toBe(true)
+    await expect(page.getByRole('link', { name: 'Back to home' }).isVisible()).resolves.toBe(true)
+    await signInAs(context, portal, DEMO_USERS.viewer.email)
+    await page.goto('/a/about')
+    expect(new URL(page.url()).pathname).toBe('/about')
+    await expect(page.getByTestId('version-text').textContent()).resolves.toBe('25.03.0 build 1486')
+    await context.close()
+  })
+
+  it('gates sidebar items and pages by permission', async () => {
+    const viewer = await newPage(browser, portal.url)
+    await signInAs(viewer.context, portal, DEMO_USERS.viewer.email)
+    await viewer.page.goto(`/organization/${DEMO_ORG_ID}/projects`)
+    const nav = viewer.page.getByRole('navigation', { name: 'Organization' })
+    await nav.getByRole('link', { name: 'Projects' }).waitFor()
+    expect(await nav.getByRole('link', { name: 'Activity' }).count()).toBe(0)
+    expect(await nav.getByRole('link', { name: 'Add Agent' }).count()).toBe(0)
+    expect(await viewer.page.getByRole('link', { name: 'Admin' }).count()).toBe(0)
+    await viewer.page.goto(`/organization/${DEMO_ORG_ID}/activity`)
+    await expect(viewer.page.getByRole('heading', { name: 'Access denied' }).isVisible()).resolves.toBe(true)
+    await viewer.page.goto('/admin/site')
+    expect(new URL(viewer.page.url()).pathname).not.toMatch(/^\/admin/)
+    await viewer.context.close()
+
+    const owner = await newPage(browser, portal.url)
+    await signInAs(owner.context, portal, DEMO_USERS.owner.email)
+    await owner.page.goto(`/organization/${DEMO_ORG_ID}/projects`)
+    const ownerNav = owner.page.getByRole('navigation', { name: 'Organization' })
+    await ownerNav.getByRole('link', { name: 'Activity' }).waitFor()
+    expect(await ownerNav.getByRole('link', { name: 'Add Agent' }).count()).toBe(1)
+    await expect(owner.page.getByTestId('instance-badge').textContent()).resolves.toBe('staging')
+    await owner.context.close()
+  })
+
+  it('saves the collapsed sidebar to the profile and shows active site messages', async () => {
+    const db = await portalDb(portal)
+    const now = Date.now()
+    await db.siteMessage.create({ data: { text: 'Maintenance tonight at 22:00', type: 'warning', starts: new Date(now - 60_000), ends: new Date(now + 3600_000) } })
+    await db.siteMessage.create({ data: { text: 'A future message', type: 'info', starts: new Date(now + 3600_000), ends: new Date(now + 7200_000) } })
+
+    const { context, page } = await newPage(browser, portal.url)
+    const user = await signInAs(context, portal, DEMO_USERS.member.email)
+    await page.goto(`/organization/${DEMO_ORG_ID}/projects`)
+    await expect(page.getByText('Maintenance tonight at 22:00').isVisible()).resolves.toBe(true)
+    expect(await page.getByText('A future message').count()).toBe(0)
+
+    await page.getByRole('button', { name: 'Collapse sidebar' }).click()
+    await expect(page.locator('aside').getAttribute('data-collapsed')).resolves.toBe('true')
+    let saved = false
+    for (let i = 0; i < 40 && !saved; i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      saved = (await db.user.findUniqueOrThrow({ where: { id: user.id } })).preferenceSidebarCollapsed
+    }
+    expect(saved).toBe(true)
+    await page.reload()
+    await expect(page.locator('aside').getAttribute('data-collapsed')).resolves.toBe('true')
+    await db.$disconnect()
+    await context.close()
+  })
+})
