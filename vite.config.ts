@@ -30,7 +30,8 @@ export default defineConfig({
     include: ['tests/**/*.test.ts', 'app/**/*.test.ts', 'broker/**/*.test.ts', 'cli/**/*.test.ts', 'simulator/**/*.test.ts', 'relay/**/*.test.ts'],
     globalSetup: ['tests/setup/global-setup.ts'],
     setupFiles: ['tests/setup/setup-test-env.ts'],
-    testTimeout: 30_000,
+    // generous: browser flows share two cores with a production server in CI
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },

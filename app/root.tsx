@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from './components/error-boundary'
 import { TooltipProvider } from './components/ui/tooltip'
 import { activeSiteMessages, cloudState } from './domain/site/cloud-state.server'
 import { getCurrentUser } from './utils/auth.server'
+import { devToolsEnabled } from './utils/dev-tools.server'
 import { getConfig } from './utils/env.server'
 import stylesheet from './tailwind.css?url'
 
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     siteMessages: messages.map((m) => ({ ...m, starts: m.starts.toISOString(), ends: m.ends.toISOString() })),
     instanceName: cloud.instanceName,
     features: { dashboards: config.FEATURE_DASHBOARDS, google: Boolean(config.GOOGLE_CLIENT_ID) },
-    devTools: config.NODE_ENV !== 'production' || process.env.PIXELFLEET_DEV_PAGES === 'true',
+    devTools: devToolsEnabled(),
   }
 }
 

@@ -33,5 +33,5 @@ export async function buildApp(root: string) {
 
 /** Child processes started from tests must not inherit Vitest's markers (they switch the Remix plugin off). */
 export function withoutVitest(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('VITEST') && key !== 'TEST'))
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('VITEST') && key !== 'TEST')) as NodeJS.ProcessEnv
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DEFAULT_PROVISIONING_KEY } from '../broker/protocol'
 import { resolveDatabaseUrl } from './database-url'
 
 const port = (name: string, fallback: number) =>
@@ -23,14 +24,20 @@ export const configSchema = z.object({
   DATABASE_URL: z.string().optional().transform((v) => resolveDatabaseUrl(v)),
   PUBLIC_URL: z.string().url('PUBLIC_URL must be an absolute URL such as https://portal.example.com').optional(),
   RELAY_PUBLIC_URL: z.string().url('RELAY_PUBLIC_URL must be an absolute URL').optional(),
+  /** password of the MQTT provisioning identity new agents register with (docs/agent-protocol.md) */
+  PROVISIONING_KEY: z.string().min(8, 'PROVISIONING_KEY must be at least 8 characters').default(DEFAULT_PROVISIONING_KEY),
   SMTP_URL: z.string().url('SMTP_URL must look like smtp://user:password@host:587').optional(),
   MAIL_FROM: z.string().default('Pixelfleet <no-reply@pixelfleet.local>'),
+  /** batch window of alert e-mails per user: items within it are sent together as one digest */
+  NOTIFY_BATCH_MS: z.coerce.number().int('NOTIFY_BATCH_MS must be a whole number').min(0, 'NOTIFY_BATCH_MS must be 0 or more').default(10_000),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_ISSUER: z.string().url('GOOGLE_ISSUER must be an absolute URL').default('https://accounts.google.com'),
   INSTANCE_NAME: z.string().default(''),
   VENDOR_EMAIL_DOMAIN: z.string().default('pixelfleet.io'),
   FEATURE_DASHBOARDS: flag.default('false'),
+  /** optional XYZ tile server for the agent location map, e.g. https://tiles.example.com/{z}/{x}/{y}.png; the default offline map needs none */
+  MAP_TILE_URL: z.string().regex(/\{z\}.*\{x\}.*\{y\}/, 'MAP_TILE_URL must contain {z}, {x} and {y}').optional(),
   SEED_DEMO: flag.default('true'),
   SIMULATOR_AGENTS: z.coerce.number().int().min(0, 'SIMULATOR_AGENTS must be 0 or more').default(6),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

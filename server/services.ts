@@ -3,6 +3,9 @@ import { startWebServer, type WebServer } from './app'
 import { setConfig } from '../app/utils/env.server'
 import { disconnectDatabase, tuneDatabase } from '../app/utils/db.server'
 import { seedDemo } from '../prisma/seed-data'
+import { startNotificationDelivery } from '../app/domain/notifications/delivery.server'
+import { brokerLogger, startBroker } from '../broker/broker.server'
+import { startDemoFleet } from '../simulator/demo.server'
 
 export type Services = {
   web: WebServer
@@ -25,12 +28,32 @@ export async function startServices(config: Config, options: { dev: boolean; roo
     config.publicUrl = `http://localhost:${web.port}`
     setConfig(config)
   }
+  const broker = await startBroker({ port: config.MQTT_PORT, host: config.HOST, httpServer: web.server, logger: brokerLogger(config.LOG_LEVEL) }).catch(async (error) => {
+    await web.close()
+    throw error
+  })
+  const notifications = startNotificationDelivery()
+  // The demo organization gets live simulated agents (SIMULATOR_AGENTS=0 turns this off).
+  const demoFleet =
+    config.SIMULATOR_AGENTS > 0 && (options.seed ?? config.SEED_DEMO)
+      ? startDemoFleet({
+          agents: config.SIMULATOR_AGENTS,
+          mqttPort: broker.port,
+          provisioningKey: config.PROVISIONING_KEY,
+          databaseUrl: config.DATABASE_URL,
+          log: (line) => brokerLogger(config.LOG_LEVEL).warn(line),
+        })
+      : null
   return {
     web,
-    mqttPort: config.MQTT_PORT,
+    mqttPort: broker.port,
     relayPort: config.RELAY_PORT,
     close: async () => {
+      // Agents first, so every acknowledged message is committed before the database closes.
+      await demoFleet?.stop()
+      await broker.close()
       await web.close()
+      await notifications.stop()
       await disconnectDatabase()
     },
   }

@@ -1,17 +1,387 @@
-import { type LoaderFunctionArgs } from '@remix-run/node'
+import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Link, useFetcher, useLoaderData, useNavigate, useSearchParams, type UIMatch } from '@remix-run/react'
+import { AlertTriangle, Server } from 'lucide-react'
+import { useEffect, useState, type ReactNode } from 'react'
+import { toast } from 'sonner'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { PlaceholderPage } from '~/components/placeholder'
-import { requireOrgPermission } from '~/utils/org-route.server'
+import { DeviceTree } from '~/components/fleet/device-tree'
+import { LastSeen } from '~/components/fleet/last-seen'
+import { ConnectionIcon, RemoteConnect, SeverityBadge } from '~/components/fleet/status'
+import { SystemAssignSelect } from '~/components/fleet/system-assign'
+import { timeAgo } from '~/utils/format-time'
+import { WorldMap } from '~/components/fleet/world-map'
+import { type Crumb } from '~/components/shell/breadcrumbs'
+import { Button } from '~/components/ui/button'
+import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
+import { ConfirmDialog } from '~/components/ui/dialog'
+import { componentLabel } from '~/domain/fleet/labels'
+import { agentDetail } from '~/domain/fleet/agent-detail.server'
+import { useOrganization } from '~/routes/_app.organization.$organizationId'
+import { requireUser } from '~/utils/auth.server'
+import { cn } from '~/utils/cn'
+import { getConfig } from '~/utils/env.server'
+import { domainCall } from '~/utils/errors.server'
+import { useLiveRevalidate, useNow } from '~/utils/use-live-revalidate'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireOrgPermission(request, params.organizationId, 'agent.list')
-  return null
+  const { actor } = await requireUser(request)
+  const detail = await domainCall(() => agentDetail(actor, params.organizationId!, params.agentId!))
+  return { ...detail, mapTileUrl: getConfig().MAP_TILE_URL ?? null }
 }
 
-export const handle = { breadcrumb: () => ({ label: 'Agent', to: '.' }) }
+type Data = Awaited<ReturnType<typeof loader>>
+type SystemData = Data['systems'][number]
 
-export default function Page() {
-  return <PlaceholderPage title="Agent" subtitle="" />
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.agent.name ?? 'Agent'} · Pixelfleet` }]
+export const handle = {
+  breadcrumb: (match: UIMatch<unknown, unknown>): Crumb[] => {
+    const data = match.data as Data | undefined
+    const base = `/organization/${match.params.organizationId}/agents`
+    return [{ label: 'Agents', to: base }, ...(data ? [{ label: data.agent.name, to: `${base}/${data.agent.id}` }] : [])]
+  },
+}
+
+/** The spec's 'Map shows 1 s after mount'. */
+const MAP_DELAY_MS = 1000
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex items-baseline justify-between gap-4 border-b border-dashed py-1.5 text-[13px] last:border-0">
+      <dt className="shrink-0 text-muted-foreground">{label}</dt>
+      <dd className="min-w-0 truncate text-right font-medium">{children ?? <span className="font-normal text-muted-foreground">—</span>}</dd>
+    </div>
+  )
+}
+
+export default function AgentDetailPage() {
+  const data = useLoaderData<typeof loader>()
+  const { organization } = useOrganization()
+  const { agent, systems, capabilities } = data
+  useLiveRevalidate(organization.id, ['agent', 'system', 'issue', 'project'])
+  const now = useNow()
+  const [params, setParams] = useSearchParams()
+  const tabs = [...systems.map((s) => ({ id: s.id, label: `System ${s.key}` })), { id: 'settings', label: 'Settings' }]
+  const active = tabs.find((t) => t.id === params.get('tab'))?.id ?? tabs[0].id
+  const system = systems.find((s) => s.id === active)
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <div className="flex size-10 items-center justify-center rounded-lg border bg-card">
+          <Server className="size-5 text-muted-foreground" />
+        </div>
+        <div className="min-w-0">
+          <h1 className="flex items-center gap-2 text-xl font-semibold tracking-tight">
+            {agent.name}
+            <ConnectionIcon connected={agent.isConnected} unknown={!agent.lastSeen} />
+          </h1>
+          <p className="text-sm text-muted-foreground">
+            {systems.length} system{systems.length === 1 ? '' : 's'} reporting
+            {' · '}
+            <span suppressHydrationWarning>Last reported {agent.lastReported ? timeAgo(agent.lastReported, now) : 'never'}</span>
+          </p>
+        </div>
+      </div>
+
+      {data.unassignedCount > 0 ? (
+        <div role="alert" className="flex items-center gap-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          <AlertTriangle className="size-4" />
+          {data.unassignedCount} System(s) reporting data, but not assigned to any project.
+        </div>
+      ) : null}
+
+      <div className="grid gap-4 lg:grid-cols-3">
+        <StatusCard data={data} now={now} organizationId={organization.id} />
+        <InfoCard agent={agent} />
+        <LocationCard data={data} organizationId={organization.id} />
+      </div>
+
+      <nav className="flex gap-1 overflow-x-auto border-b" role="tablist">
+        {tabs.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={t.id === active}
+            onClick={() => setParams((prev) => ({ ...Object.fromEntries(prev), tab: t.id }), { replace: true, preventScrollReset: true })}
+            className={cn(
+              '-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium',
+              t.id === active ? 'border-primary text-foreground' : 'border-transparent text-muted-foreground hover:text-foreground',
+            )}
+          >
+            {t.label}
+          </button>
+        ))}
+      </nav>
+      {system ? <SystemTab system={system} data={data} organizationId={organization.id} /> : <SettingsTab data={data} organizationId={organization.id} />}
+    </div>
+  )
+}
+
+function StatusCard({ data, now, organizationId }: { data: Data; now: number; organizationId: string }) {
+  const { agent, systems } = data
+  const unassigned = systems.filter((s) => !s.projectId)
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Status</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <dl>
+          <Row label="State">
+            <span className={agent.isConnected ? 'text-emerald-700' : 'text-red-600'}>{agent.isConnected ? 'Connected' : 'Disconnected'}</span>
+          </Row>
+          <Row label="Remote Connect">
+            <RemoteConnect organizationId={organizationId} agent={agent} canConnect={data.capabilities.canConnect} />
+          </Row>
+          <Row label="Last Connected">
+            <LastSeen value={agent.lastSeen} now={now} />
+          </Row>
+          <Row label="Last IP">{agent.lastIp ? <span className="font-mono text-xs">{agent.lastIp}</span> : null}</Row>
+          <Row label="System Assignments">
+            {systems.length - unassigned.length}/{systems.length}
+          </Row>
+        </dl>
+        <div className="mt-2 flex flex-col gap-1.5">
+          {unassigned.length ? (
+            unassigned.map((s) => (
+              <div key={s.id} className="flex items-center justify-between gap-2 text-xs">
+                <span className="font-medium">System {s.key}</span>
+                <SystemAssignSelect organizationId={organizationId} agentId={agent.id} system={s} projects={data.assignableProjects} canUnassign={data.capabilities.canUnassign} disabled={!data.capabilities.canAssign} />
+              </div>
+            ))
+          ) : (
+            <p className="text-xs text-muted-foreground">All systems assigned.</p>
+          )}
+        </div>
+      </CardContent>
+    </Card>
+  )
+}
+
+function InfoCard({ agent }: { agent: Data['agent'] }) {
+  const versions = agent.deviceVersions
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Info</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <dl>
+          <Row label="Issues">
+            {agent.issuesCount ? (
+              <span className="flex justify-end gap-1">
+                {agent.alertsCount ? <SeverityBadge severity={agent.alertsSeverity} count={agent.alertsCount} /> : null}
+                {agent.deviationsCount ? <SeverityBadge severity={agent.deviationsSeverity} count={agent.deviationsCount} /> : null}
+              </span>
+            ) : (
+              <span className="text-emerald-700">None</span>
+            )}
+          </Row>
+          <Row label="Tiles">{agent.processorTiles ?? (agent.tiles || null)}</Row>
+          <Row label="Processor Input">{agent.processorInput}</Row>
+          <Row label="Input Format">{agent.processorInputFormat}</Row>
+          <Row label="Genlock Frequency">{agent.processorGenlockFrequency}</Row>
+          <Row label="Packet Loss">{agent.packetLoss}</Row>
+          <Row label="Serial">{agent.serial ? <span className="font-mono text-xs">{agent.serial}</span> : null}</Row>
+          {versions.map((v) => (
+            <Row key={`${v.component}-${v.product}-${v.software}-${v.firmware}`} label={`${componentLabel(v.component)} ${v.software ? 'Software' : 'Firmware'}`}>
+              <span className="font-mono text-xs" title={v.product}>
+                {[v.software, v.firmware].filter(Boolean).join(' / ') || '—'}
+                {v.count > 1 ? <span className="ml-1 text-muted-foreground">× {v.count}</span> : null}
+              </span>
+            </Row>
+          ))}
+        </dl>
+      </CardContent>
+    </Card>
+  )
+}
+
+function LocationCard({ data, organizationId }: { data: Data; organizationId: string }) {
+  const { agent } = data
+  const fetcher = useFetcher<{ ok: boolean; message?: string }>()
+  const [picked, setPicked] = useState<{ lati: number; long: number } | null>(null)
+  const [showMap, setShowMap] = useState(false)
+  useEffect(() => {
+    const timer = setTimeout(() => setShowMap(true), MAP_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [])
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return
+    if (fetcher.data.ok) {
+      toast.success(fetcher.data.message ?? 'Location updated')
+      setPicked(null)
+    } else toast.error(fetcher.data.message ?? 'An unrecognized error has occurred')
+  }, [fetcher.state, fetcher.data])
+  const pendingMode = fetcher.formData?.get('useLocationMode')
+  const mode = agent.location.mode
+  const manual = picked ?? agent.location.manual
+  const submit = (useLocationMode: 'geoip' | 'manual', point?: { lati: number; long: number } | null) =>
+    fetcher.submit(
+      { intent: 'location', organizationId, agentId: agent.id, useLocationMode, ...(point ? { lati: String(point.lati), long: String(point.long) } : {}) },
+      { method: 'post', action: '/resources/agent-actions' },
+    )
+  const points = [
+    ...(agent.location.geoip ? [{ ...agent.location.geoip, label: `Automatic (geoip ${agent.location.geoip.lookupIP ?? ''})`, tone: 'geoip' as const }] : []),
+    ...(manual ? [{ ...manual, label: 'Manual', tone: 'manual' as const }] : []),
+  ]
+  const current = mode === 'manual' ? manual : agent.location.geoip
+  const modeButton = (value: 'geoip' | 'manual', label: string) => {
+    const inUse = mode === value && !(value === 'manual' && picked)
+    return (
+      <Button
+        size="sm"
+        variant={inUse ? 'secondary' : 'outline'}
+        disabled={!data.capabilities.canLocate || fetcher.state !== 'idle' || inUse || (value === 'manual' && !manual)}
+        onClick={() => submit(value, value === 'manual' ? manual : null)}
+      >
+        {pendingMode === value ? 'Updating' : inUse ? 'In Use' : label}
+      </Button>
+    )
+  }
+  return (
+    <Card>
+      <CardHeader className="flex-row items-center justify-between">
+        <CardTitle>Location</CardTitle>
+        <div className="flex gap-1.5">
+          {modeButton('geoip', 'Use Automatic')}
+          {modeButton('manual', 'Use Manual')}
+        </div>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-2">
+        {showMap ? (
+          <WorldMap points={points} center={current} tileUrl={data.mapTileUrl} onPick={data.capabilities.canLocate ? setPicked : undefined} />
+        ) : (
+          <div className="aspect-[2/1] w-full animate-pulse rounded-md border bg-muted/40" />
+        )}
+        <p className="text-xs text-muted-foreground">
+          {current ? `${mode === 'manual' ? 'Manual' : 'Automatic'}: ${current.lati.toFixed(4)}, ${current.long.toFixed(4)}` : 'No location known yet.'}
+          {data.capabilities.canLocate ? (picked ? ' · New point picked: press Use Manual to save it.' : ' · Click the map to pick a manual location.') : null}
+        </p>
+      </CardContent>
+    </Card>
+  )
+}
+
+function SystemTab({ system, data, organizationId }: { system: SystemData; data: Data; organizationId: string }) {
+  const [assigning, setAssigning] = useState(false)
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      <Card className="lg:col-span-2">
+        <CardContent className="flex flex-wrap items-center justify-between gap-3">
+          {system.projectId ? (
+            <p className="text-sm">
+              Reports to{' '}
+              {system.projectPath.map((p, i) => (
+                <span key={p.id}>
+                  {i > 0 ? ' / ' : ''}
+                  <Link to={`/organization/${organizationId}/projects/${p.id}`} className="font-medium hover:underline">
+                    {p.name}
+                  </Link>
+                </span>
+              ))}
+            </p>
+          ) : (
+            <p className="flex items-center gap-2 text-sm text-amber-800">
+              <AlertTriangle className="size-4" /> System not assigned to project
+            </p>
+          )}
+          {!system.projectId && !assigning && data.capabilities.canAssign ? (
+            <Button size="sm" onClick={() => setAssigning(true)}>
+              Assign Now
+            </Button>
+          ) : null}
+          {system.projectId || assigning ? (
+            <SystemAssignSelect organizationId={organizationId} agentId={data.agent.id} system={system} projects={data.assignableProjects} canUnassign={data.capabilities.canUnassign} disabled={!data.capabilities.canAssign} />
+          ) : null}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>System Health</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {system.issues.length ? (
+            <table className="w-full text-[13px]">
+              <thead className="text-left text-xs text-muted-foreground">
+                <tr>
+                  <th className="pb-1 font-medium">Severity</th>
+                  <th className="pb-1 font-medium">Component</th>
+                  <th className="pb-1 font-medium">Message</th>
+                  <th className="pb-1 text-right font-medium">Count</th>
+                </tr>
+              </thead>
+              <tbody>
+                {system.issues.map((i) => (
+                  <tr key={i.id} className="border-t">
+                    <td className="py-1.5">
+                      <SeverityBadge severity={i.severity} />
+                    </td>
+                    <td className="py-1.5">{componentLabel(i.component)}</td>
+                    <td className="py-1.5">
+                      {i.message || i.key}
+                      <span className="ml-1 text-xs text-muted-foreground">({i.kind})</span>
+                    </td>
+                    <td className="py-1.5 text-right font-mono text-xs">{i.latestCount}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="text-sm text-muted-foreground">No issues reported</p>
+          )}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>System Devices</CardTitle>
+        </CardHeader>
+        <CardContent className="max-h-[480px] overflow-y-auto">
+          <DeviceTree nodes={system.devices} />
+        </CardContent>
+      </Card>
+    </div>
+  )
+}
+
+function SettingsTab({ data, organizationId }: { data: Data; organizationId: string }) {
+  const fetcher = useFetcher<{ ok: boolean; message?: string }>()
+  const navigate = useNavigate()
+  const [confirming, setConfirming] = useState(false)
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return
+    if (fetcher.data.ok) {
+      toast.success(fetcher.data.message ?? 'Agent removed')
+      navigate(`/organization/${organizationId}/agents`)
+    } else toast.error(fetcher.data.message ?? 'An unrecognized error has occurred')
+  }, [fetcher.state, fetcher.data, navigate, organizationId])
+  return (
+    <Card className="border-red-200">
+      <CardHeader>
+        <CardTitle>Remove agent</CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-wrap items-center justify-between gap-3">
+        <p className="max-w-xl text-sm text-muted-foreground">
+          Removes the agent from this organization and unassigns its systems. To move a device to another organization it must be removed and enrolled again.
+        </p>
+        <Button variant="destructive" disabled={!data.capabilities.canDelete} onClick={() => setConfirming(true)}>
+          Remove Agent
+        </Button>
+      </CardContent>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Remove Agent"
+        text={`Are you sure you want to remove ${data.agent.name}?`}
+        confirmLabel="Remove"
+        cancelLabel="Cancel"
+        destructive
+        busy={fetcher.state !== 'idle'}
+        onConfirm={() => fetcher.submit({ intent: 'remove', organizationId, agentId: data.agent.id }, { method: 'post', action: '/resources/agent-actions' })}
+      />
+    </Card>
+  )
 }
 
 export const ErrorBoundary = GeneralErrorBoundary

@@ -1,17 +1,113 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { Link, useLoaderData, useParams } from '@remix-run/react'
+import { Activity, Loader2 } from 'lucide-react'
+import { useCallback, useMemo } from 'react'
+import { useCursorLog, useLiveRevalidation, type LogPage } from '~/components/logs/use-cursor-log'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { PlaceholderPage } from '~/components/placeholder'
+import { EmptyState, PageHeader } from '~/components/page-header'
+import { Alert } from '~/components/ui/alert'
+import { Badge } from '~/components/ui/badge'
+import { Button } from '~/components/ui/button'
+import type { AgentEventPage, AgentEventView } from '~/domain/usage/events.server'
+import { listAgentEvents } from '~/domain/usage/events.server'
+import { callApi } from '~/utils/api-client'
+import { domainCall } from '~/utils/errors.server'
 import { requireOrgPermission } from '~/utils/org-route.server'
 
+/** The live first page of the metric events log (org.events.view); older pages come by cursor. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireOrgPermission(request, params.organizationId, 'org.events.view')
-  return null
+  const { actor } = await requireOrgPermission(request, params.organizationId, 'org.events.view')
+  return domainCall(() => listAgentEvents(actor, params.organizationId!))
 }
 
 export const handle = { breadcrumb: () => ({ label: 'Metrics', to: '.' }) }
 
-export default function Page() {
-  return <PlaceholderPage title="Metrics" subtitle="" />
+type EventRow = Omit<AgentEventView, 'created'> & { created: Date | string }
+
+const formatTime = (value: Date | string) =>
+  new Date(value).toLocaleString(undefined, { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+
+export default function MetricsPage() {
+  const data = useLoaderData<typeof loader>()
+  const organizationId = useParams().organizationId!
+  useLiveRevalidation()
+  const snapshot = useMemo<LogPage<EventRow>>(() => ({ items: data.events, nextCursor: data.nextCursor }), [data])
+  const fetchOlder = useCallback(
+    async (cursor: string) => {
+      const page = await callApi<AgentEventPage>('organization/events', { id: organizationId, pageToken: cursor })
+      return { items: page.events as EventRow[], nextCursor: page.nextCursor }
+    },
+    [organizationId],
+  )
+  const log = useCursorLog(snapshot, fetchOlder)
+
+  return (
+    <div>
+      <PageHeader title="Metrics" subtitle="Metric events reported by the agents of this organization" />
+      {log.items.length === 0 ? (
+        <EmptyState icon={<Activity className="size-8" />} title="No data available" text="Agent calls (state updates, pings, configuration reads) appear here as they arrive." />
+      ) : (
+        <div className="rounded-lg border bg-card shadow-sm">
+          <table className="w-full text-[13px]">
+            <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
+              <tr>
+                <th className="px-3 py-2 font-medium">Type</th>
+                <th className="px-3 py-2 font-medium">Agent</th>
+                <th className="px-3 py-2 font-medium">System</th>
+                <th className="px-3 py-2 font-medium">Project(s)</th>
+                <th className="px-3 py-2 text-right font-medium">Time</th>
+              </tr>
+            </thead>
+            <tbody>
+              {log.items.map((event) => (
+                <tr key={event.id} className="border-b last:border-0 hover:bg-muted/30">
+                  <td className="px-3 py-1.5 font-mono text-xs">{event.type}</td>
+                  <td className="px-3 py-1.5">
+                    <Link to={`/organization/${organizationId}/agents/${event.agentId}`} className="hover:underline">
+                      {event.agentName}
+                    </Link>
+                  </td>
+                  <td className="px-3 py-1.5">{event.systemName ?? <span className="text-muted-foreground">—</span>}</td>
+                  <td className="px-3 py-1.5">
+                    {event.projects.length === 0 ? (
+                      <Badge variant="secondary">unassigned</Badge>
+                    ) : (
+                      <span className="flex flex-wrap gap-1">
+                        {event.projects.map((p) => (
+                          <Link key={p.id} to={`/organization/${organizationId}/projects/${p.id}`} className="hover:underline">
+                            <Badge variant="outline">{p.name}</Badge>
+                          </Link>
+                        ))}
+                      </span>
+                    )}
+                  </td>
+                  <td className="whitespace-nowrap px-3 py-1.5 text-right tabular-nums text-muted-foreground">{formatTime(event.created)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div ref={log.sentinelRef} className="flex items-center justify-center gap-2 border-t px-3 py-2 text-xs text-muted-foreground">
+            {log.error ? (
+              <Alert type="error" className="w-full">
+                {log.error}
+              </Alert>
+            ) : null}
+            {log.loading ? (
+              <>
+                <Loader2 className="size-3.5 animate-spin" /> Loading older events…
+              </>
+            ) : log.hasMore ? (
+              <Button variant="ghost" size="sm" onClick={() => void log.loadMore()}>
+                Load more
+              </Button>
+            ) : (
+              <span>{log.items.length} events · end of log</span>
+            )}
+          </div>
+        </div>
+      )}
+    </div>
+  )
 }
 
 export const ErrorBoundary = GeneralErrorBoundary

@@ -1,17 +1,268 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { Link, useLoaderData, useParams } from '@remix-run/react'
+import {
+  createColumnHelper,
+  flexRender,
+  getCoreRowModel,
+  getFilteredRowModel,
+  getSortedRowModel,
+  useReactTable,
+  type SortingState,
+} from '@tanstack/react-table'
+import { ArrowDown, ArrowUp, Search, StickyNote } from 'lucide-react'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { PlaceholderPage } from '~/components/placeholder'
+import {
+  NOTE_COLOR_CLASSES,
+  NoteActionButtons,
+  NoteForm,
+  UNSAVED_NOTE_TEXT,
+  formatNoteDate,
+  useNoteMutation,
+  type NoteItem,
+} from '~/components/notes/note-parts'
+import { EmptyState, PageHeader } from '~/components/page-header'
+import { Badge } from '~/components/ui/badge'
+import { ConfirmDialog, Dialog } from '~/components/ui/dialog'
+import { Input } from '~/components/ui/input'
+import { listNotes } from '~/domain/notes/notes.server'
+import { noteExcerpt } from '~/domain/notes/note-text'
+import { cn } from '~/utils/cn'
+import { domainCall } from '~/utils/errors.server'
 import { requireOrgPermission } from '~/utils/org-route.server'
 
+/** Needs org.view; without note.list the domain refuses and the page shows Access denied. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireOrgPermission(request, params.organizationId, 'note.list')
-  return null
+  const { actor } = await requireOrgPermission(request, params.organizationId, 'org.view')
+  return domainCall(() => listNotes(actor, params.organizationId!))
 }
 
 export const handle = { breadcrumb: () => ({ label: 'Notes', to: '.' }) }
 
-export default function Page() {
-  return <PlaceholderPage title="Notes" subtitle="View and manage your notes across your organization" />
+const column = createColumnHelper<NoteItem>()
+
+export default function NotesPage() {
+  const { notes } = useLoaderData<typeof loader>() as { notes: NoteItem[] }
+  const organizationId = useParams().organizationId!
+  const [query, setQuery] = useState('')
+  const [showArchived, setShowArchived] = useState(false)
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'updated', desc: true }])
+  const [opened, setOpened] = useState<{ id: string; editing: boolean } | null>(null)
+  const visible = useMemo(() => (showArchived ? notes : notes.filter((n) => !n.archived)), [notes, showArchived])
+  const archivedCount = notes.filter((n) => n.archived).length
+
+  const columns = useMemo(
+    () => [
+      column.accessor('content', {
+        header: 'Note',
+        cell: ({ row }) => (
+          <button type="button" className="flex max-w-md items-start gap-2 text-left hover:underline" onClick={() => setOpened({ id: row.original.id, editing: false })}>
+            <span className={cn('mt-1 size-2.5 shrink-0 rounded-full', NOTE_COLOR_CLASSES[row.original.color].swatch)} aria-label={row.original.color} />
+            <span className="line-clamp-2">{noteExcerpt(row.original.content, 140)}</span>
+          </button>
+        ),
+      }),
+      column.accessor((n) => n.resourceDisplayName || n.resourcePath, {
+        id: 'page',
+        header: 'Page',
+        cell: ({ row }) => (
+          <Link to={row.original.resourcePath} className="text-primary hover:underline" title={row.original.resourcePath}>
+            {row.original.resourceDisplayName || row.original.resourcePath}
+          </Link>
+        ),
+      }),
+      column.accessor('color', { header: 'Colour', cell: ({ getValue }) => <span className="capitalize">{getValue()}</span> }),
+      column.accessor('authorName', { header: 'Author' }),
+      column.accessor((n) => new Date(n.updated).getTime(), { id: 'updated', header: 'Updated', cell: ({ row }) => formatNoteDate(row.original.updated) }),
+      column.accessor('archived', {
+        header: 'Archived',
+        cell: ({ row }) => (row.original.archivedOn ? <Badge variant="secondary">{formatNoteDate(row.original.archivedOn)}</Badge> : <span className="text-muted-foreground">—</span>),
+      }),
+      column.display({
+        id: 'actions',
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row }) => <RowActions note={row.original} onEdit={() => setOpened({ id: row.original.id, editing: true })} />,
+      }),
+    ],
+    [],
+  )
+
+  const table = useReactTable({
+    data: visible,
+    columns,
+    state: { sorting, globalFilter: query },
+    onSortingChange: setSorting,
+    onGlobalFilterChange: setQuery,
+    globalFilterFn: (row, _id, value: string) => {
+      const needle = value.toLowerCase()
+      const n = row.original
+      return [n.content, n.resourceDisplayName, n.resourcePath, n.authorName].some((text) => text.toLowerCase().includes(needle))
+    },
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getFilteredRowModel: getFilteredRowModel(),
+  })
+
+  const current = opened ? notes.find((n) => n.id === opened.id) : undefined
+
+  return (
+    <div>
+      <PageHeader title="Notes" subtitle="View and manage your notes across your organization" />
+      {notes.length === 0 ? (
+        <EmptyState
+          icon={<StickyNote className="size-8" />}
+          title="No notes"
+          text="Get started by creating a new note: open the notes panel on any page of this organization (button in the header or the key 'n')."
+        />
+      ) : (
+        <div className="rounded-lg border bg-card shadow-sm">
+          <div className="flex flex-wrap items-center gap-3 border-b px-3 py-2">
+            <div className="relative w-72">
+              <Search className="pointer-events-none absolute left-2 top-2 size-4 text-muted-foreground" />
+              <Input value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Filter notes…" aria-label="Filter notes" className="pl-8" />
+            </div>
+            <label className="flex items-center gap-1.5 text-sm text-muted-foreground">
+              <input type="checkbox" checked={showArchived} onChange={(e) => setShowArchived(e.target.checked)} className="size-3.5" />
+              Show archived ({archivedCount})
+            </label>
+            <span className="ml-auto text-xs text-muted-foreground">
+              {table.getRowModel().rows.length} of {notes.length} notes
+            </span>
+          </div>
+          <table className="w-full text-[13px]">
+            <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((header) => (
+                    <th key={header.id} className="px-3 py-2 font-medium">
+                      {header.column.getCanSort() && header.id !== 'actions' ? (
+                        <button type="button" className="inline-flex items-center gap-1 hover:text-foreground" onClick={header.column.getToggleSortingHandler()}>
+                          {flexRender(header.column.columnDef.header, header.getContext())}
+                          {header.column.getIsSorted() === 'asc' ? <ArrowUp className="size-3" /> : header.column.getIsSorted() === 'desc' ? <ArrowDown className="size-3" /> : null}
+                        </button>
+                      ) : (
+                        flexRender(header.column.columnDef.header, header.getContext())
+                      )}
+                    </th>
+                  ))}
+                </tr>
+              ))}
+            </thead>
+            <tbody>
+              {table.getRowModel().rows.length === 0 ? (
+                <tr>
+                  <td colSpan={columns.length} className="px-3 py-8 text-center text-muted-foreground">
+                    No results.
+                  </td>
+                </tr>
+              ) : (
+                table.getRowModel().rows.map((row) => (
+                  <tr key={row.id} className={cn('border-b last:border-0 hover:bg-muted/30', row.original.archived && 'text-muted-foreground')}>
+                    {row.getVisibleCells().map((cell) => (
+                      <td key={cell.id} className="px-3 py-1.5 align-top">
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </td>
+                    ))}
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {current ? (
+        <NoteDialog
+          key={current.id}
+          note={current}
+          organizationId={organizationId}
+          editing={opened!.editing}
+          onEditingChange={(editing) => setOpened({ id: current.id, editing })}
+          onClose={() => setOpened(null)}
+        />
+      ) : null}
+    </div>
+  )
+}
+
+function RowActions({ note, onEdit }: { note: NoteItem; onEdit: () => void }) {
+  const mutation = useNoteMutation(note.organizationId)
+  return (
+    <div className="flex justify-end">
+      <NoteActionButtons compact note={note} busy={mutation.busy} onEdit={onEdit} onAction={(intent) => mutation.submit(intent, { noteId: note.id })} />
+    </div>
+  )
+}
+
+/** A note opened from the table: full text and actions, or the edit form. */
+function NoteDialog({
+  note,
+  organizationId,
+  editing,
+  onEditingChange,
+  onClose,
+}: {
+  note: NoteItem
+  organizationId: string
+  editing: boolean
+  onEditingChange: (editing: boolean) => void
+  onClose: () => void
+}) {
+  const dirty = useRef(false)
+  const [pendingLeave, setPendingLeave] = useState<(() => void) | null>(null)
+  const guard = (next: () => void) => (dirty.current ? setPendingLeave(() => next) : next())
+  const setDirty = useCallback((value: boolean) => {
+    dirty.current = value
+  }, [])
+  const mutation = useNoteMutation(organizationId, (intent) => (intent === 'delete' ? onClose() : onEditingChange(false)))
+  return (
+    <>
+      <Dialog
+        open
+        onOpenChange={(open) => !open && guard(onClose)}
+        title={editing ? 'Edit Note' : 'Note'}
+        description={
+          <Link to={note.resourcePath} className="hover:underline">
+            {note.resourceDisplayName || note.resourcePath}
+          </Link>
+        }
+        className="max-w-lg"
+      >
+        {editing ? (
+          <NoteForm
+            initial={{ content: note.content, color: note.color }}
+            busy={mutation.busy}
+            error={mutation.failure?.issues.map((i) => i.message).join(' ') || undefined}
+            submitLabel="Save"
+            onDirtyChange={setDirty}
+            onCancel={() => guard(() => onEditingChange(false))}
+            onSubmit={(value) => mutation.submit('update', { ...value, noteId: note.id })}
+          />
+        ) : (
+          <div className="flex flex-col gap-3">
+            <div className={cn('max-h-80 overflow-y-auto whitespace-pre-wrap break-words rounded-md border p-3 text-[13px] leading-relaxed', NOTE_COLOR_CLASSES[note.color].card)}>
+              {note.content || <span className="italic text-muted-foreground">Empty note</span>}
+            </div>
+            <p className="text-xs text-muted-foreground">
+              {note.authorName} · created {formatNoteDate(note.created)} · updated {formatNoteDate(note.updated)}
+            </p>
+            <NoteActionButtons note={note} busy={mutation.busy} onEdit={() => onEditingChange(true)} onAction={(intent) => mutation.submit(intent, { noteId: note.id })} />
+          </div>
+        )}
+      </Dialog>
+      <ConfirmDialog
+        open={pendingLeave !== null}
+        onOpenChange={(open) => !open && setPendingLeave(null)}
+        title="Unsaved changes"
+        text={UNSAVED_NOTE_TEXT}
+        confirmLabel="Leave"
+        onConfirm={() => {
+          dirty.current = false
+          pendingLeave?.()
+          setPendingLeave(null)
+        }}
+      />
+    </>
+  )
 }
 
 export const ErrorBoundary = GeneralErrorBoundary

@@ -1,6 +1,7 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { Outlet, useLoaderData } from '@remix-run/react'
+import { Outlet, useLoaderData, useParams } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { NotesButton, NotesPanel, NotesProvider } from '~/components/notes/notes-panel'
 import { Breadcrumbs } from '~/components/shell/breadcrumbs'
 import { Sidebar } from '~/components/shell/sidebar'
 import { SiteBanner } from '~/components/shell/site-banner'
@@ -22,6 +23,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function AppShell() {
   const data = useLoaderData<typeof loader>()
   const root = useRootData()
+  const { organizationId } = useParams()
+  // The notes panel exists inside an organization, for users who may list its notes.
+  const notesOrganizationId = organizationId && data.active?.id === organizationId && data.active.capabilities.canListNotes ? organizationId : null
   if (!root?.user) return null
   return (
     <div className="flex h-screen flex-col">
@@ -35,15 +39,21 @@ export default function AppShell() {
           instanceName={root.instanceName}
           dashboardsEnabled={root.features.dashboards}
         />
-        <div className="flex min-w-0 flex-1 flex-col">
-          <header className="flex h-12 shrink-0 items-center gap-3 border-b bg-card px-5">
-            <Breadcrumbs />
-            <div id="header-actions" className="ml-auto flex items-center gap-2" />
-          </header>
-          <main className="min-h-0 flex-1 overflow-y-auto px-6 py-5">
-            <Outlet />
-          </main>
-        </div>
+        <NotesProvider organizationId={notesOrganizationId}>
+          <div className="flex min-w-0 flex-1 flex-col">
+            <header className="flex h-12 shrink-0 items-center gap-3 border-b bg-card px-5">
+              <Breadcrumbs />
+              <div id="header-actions" className="ml-auto flex items-center gap-2" />
+              <NotesButton />
+            </header>
+            <div className="flex min-h-0 flex-1">
+              <main className="min-h-0 min-w-0 flex-1 overflow-y-auto px-6 py-5">
+                <Outlet />
+              </main>
+              <NotesPanel />
+            </div>
+          </div>
+        </NotesProvider>
       </div>
     </div>
   )

@@ -45,7 +45,7 @@ describe('application shell', () => {
     const nav = viewer.page.getByRole('navigation', { name: 'Organization' })
     await nav.getByRole('link', { name: 'Projects' }).waitFor()
     expect(await nav.getByRole('link', { name: 'Activity' }).count()).toBe(0)
-    expect(await nav.getByRole('link', { name: 'Add Agent' }).count()).toBe(0)
+    expect(await viewer.page.getByRole('link', { name: 'Add Agent', exact: true }).count()).toBe(0)
     expect(await viewer.page.getByRole('link', { name: 'Admin' }).count()).toBe(0)
     await viewer.page.goto(`/organization/${DEMO_ORG_ID}/activity`)
     await expect(viewer.page.getByRole('heading', { name: 'Access denied' }).isVisible()).resolves.toBe(true)
@@ -58,7 +58,7 @@ describe('application shell', () => {
     await owner.page.goto(`/organization/${DEMO_ORG_ID}/projects`)
     const ownerNav = owner.page.getByRole('navigation', { name: 'Organization' })
     await ownerNav.getByRole('link', { name: 'Activity' }).waitFor()
-    expect(await ownerNav.getByRole('link', { name: 'Add Agent' }).count()).toBe(1)
+    expect(await owner.page.getByRole('link', { name: 'Add Agent', exact: true }).count()).toBe(1)
     await expect(owner.page.getByTestId('instance-badge').textContent()).resolves.toBe('staging')
     await owner.context.close()
   })
@@ -86,6 +86,22 @@ describe('application shell', () => {
     await page.reload()
     await expect(page.locator('aside').getAttribute('data-collapsed')).resolves.toBe('true')
     await db.$disconnect()
+    await context.close()
+  })
+
+  it('renders signed-in pages without hydration errors', async () => {
+    const { context, page } = await newPage(browser, portal.url)
+    await signInAs(context, portal, DEMO_USERS.owner.email)
+    const errors: string[] = []
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text())
+    })
+    page.on('pageerror', (e) => errors.push(e.message))
+    for (const path of [`/organization/${DEMO_ORG_ID}/projects`, '/about', '/organization/list']) {
+      await page.goto(path)
+      await page.waitForLoadState('networkidle')
+    }
+    expect(errors.filter((e) => /hydrat|#418|#423|#425/i.test(e))).toEqual([])
     await context.close()
   })
 })

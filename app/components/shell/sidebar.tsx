@@ -77,23 +77,18 @@ export function Sidebar(props: SidebarProps) {
             {caps.canMetricsView && props.dashboardsEnabled ? <Item to={`${base}/dashboard`} icon={<Gauge />} label="Dashboard" collapsed={collapsed} /> : null}
             <Item to={`${base}/projects`} icon={<FolderTree />} label="Projects" collapsed={collapsed} />
             {caps.canListAgents ? (
-              <Item
-                to={`${base}/agents`}
-                icon={<Cpu />}
-                label="Agents"
-                collapsed={collapsed}
-                extra={
-                  caps.canAgentEnroll && !collapsed ? (
-                    <Link
-                      to={`/enroll?organizationId=${org!.id}`}
-                      className="ml-auto flex items-center gap-0.5 rounded px-1.5 py-0.5 text-[11px] text-sidebar-muted hover:bg-white/10 hover:text-white"
-                      title="Add Agent"
-                    >
-                      <Plus className="size-3" /> Add Agent
-                    </Link>
-                  ) : null
-                }
-              />
+              <div className="relative flex items-center">
+                <Item to={`${base}/agents`} icon={<Cpu />} label="Agents" collapsed={collapsed} className="flex-1" />
+                {caps.canAgentEnroll && !collapsed ? (
+                  // A sibling of the Agents link, not inside it: nested anchors break hydration.
+                  <Link
+                    to={`/enroll?organizationId=${org!.id}`}
+                    className="absolute right-1.5 flex items-center gap-0.5 rounded px-1.5 py-0.5 text-[11px] text-sidebar-muted hover:bg-white/10 hover:text-white"
+                  >
+                    <Plus className="size-3" /> Add Agent
+                  </Link>
+                ) : null}
+              </div>
             ) : null}
             {caps.canAuditView ? <Item to={`${base}/activity`} icon={<Activity />} label="Activity" collapsed={collapsed} /> : null}
             <Item to={`${base}/members`} icon={<Users />} label="Members" collapsed={collapsed} />
@@ -125,7 +120,7 @@ export function Sidebar(props: SidebarProps) {
   )
 }
 
-function Item({ to, icon, label, collapsed, extra }: { to: string; icon: ReactNode; label: string; collapsed: boolean; extra?: ReactNode }) {
+function Item({ to, icon, label, collapsed, className }: { to: string; icon: ReactNode; label: string; collapsed: boolean; className?: string }) {
   const link = (
     <NavLink
       to={to}
@@ -135,12 +130,12 @@ function Item({ to, icon, label, collapsed, extra }: { to: string; icon: ReactNo
           'flex items-center gap-2.5 rounded-md px-2 py-1.5 text-[13px] font-medium text-sidebar-foreground/85 hover:bg-white/10 hover:text-white [&_svg]:size-4',
           isActive && 'bg-white/15 text-white',
           collapsed && 'justify-center',
+          className,
         )
       }
     >
       {icon}
       {!collapsed && <span>{label}</span>}
-      {extra}
     </NavLink>
   )
   return collapsed ? (

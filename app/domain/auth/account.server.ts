@@ -9,7 +9,7 @@ import { sendVerificationEmail } from './verification.server'
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
-const emailField = z
+export const emailField = z
   .string({ required_error: 'Enter a valid email address' })
   .transform(normalizeEmail)
   .refine(isValidEmail, 'Enter a valid email address')

@@ -21,10 +21,10 @@ export async function issueActionCode(user: Pick<User, 'id'>, email: string, typ
 }
 
 /**
- * Checks a code from a link. The e-mail in the link must be the one the code was issued for
- * ('Incorrect email address'). Marks the code used.
+ * Checks a code from a link without using it up. The e-mail in the link must be the one the code
+ * was issued for ('Incorrect email address').
  */
-export async function consumeActionCode(type: ActionCodeType, email: string, code: string | undefined) {
+export async function checkActionCode(type: ActionCodeType, email: string, code: string | undefined) {
   if (!code) throw new DomainError('auth/missing-code', 'Missing auth code')
   const record = await prisma.actionCode.findUnique({ where: { codeHash: sha256(code) } })
   if (!record || record.type !== type) throw new DomainError('auth/invalid-action-code', 'The link is invalid or has already been used.')
@@ -33,21 +33,49 @@ export async function consumeActionCode(type: ActionCodeType, email: string, cod
   }
   if (record.usedAt) throw new DomainError('auth/invalid-action-code', 'The link is invalid or has already been used.')
   if (record.expiresAt < new Date()) throw new DomainError('auth/expired-action-code', 'The link has expired. Please request a new one.')
-  await prisma.actionCode.update({ where: { id: record.id }, data: { usedAt: new Date() } })
   return record
 }
 
-export async function sendVerificationEmail(user: Pick<User, 'id' | 'email' | 'name'>) {
-  const code = await issueActionCode(user, user.email, 'emailVerify')
-  const link = `${getConfig().publicUrl}/auth/emailVerify/${encodeURIComponent(user.email)}/${code}`
+/** Checks a code from a link (see checkActionCode) and marks it used. */
+export async function consumeActionCode(type: ActionCodeType, email: string, code: string | undefined) {
+  const record = await checkActionCode(type, email, code)
+  // Conditional update: two concurrent uses of one code cannot both succeed.
+  const { count } = await prisma.actionCode.updateMany({ where: { id: record.id, usedAt: null }, data: { usedAt: new Date() } })
+  if (count !== 1) throw new DomainError('auth/invalid-action-code', 'The link is invalid or has already been used.')
+  return record
+}
+
+const ACTION_MAILS: Record<ActionCodeType, { subject: string; intro: string; button: string; outro: string }> = {
+  emailVerify: {
+    subject: 'Verify your email address for Pixelfleet',
+    intro: 'Confirm your email address by opening this link:',
+    button: 'Verify email address',
+    outro: 'If you did not create a Pixelfleet account you can ignore this message.',
+  },
+  passwordReset: {
+    subject: 'Reset your Pixelfleet password',
+    intro: 'Choose a new password by opening this link (valid for one hour):',
+    button: 'Reset password',
+    outro: 'If you did not ask for a password reset you can ignore this message; your password stays unchanged.',
+  },
+}
+
+/** Issues a code and mails its link (/auth/{emailVerify|passwordReset}/{email}/{code}) to `user.email`. */
+async function sendActionLink(user: Pick<User, 'id' | 'email' | 'name'>, type: ActionCodeType) {
+  const mail = ACTION_MAILS[type]
+  const code = await issueActionCode(user, user.email, type)
+  const link = `${getConfig().publicUrl}/auth/${type}/${encodeURIComponent(user.email)}/${code}`
   await sendMail({
     to: user.email,
-    kind: 'emailVerify',
-    subject: 'Verify your email address for Pixelfleet',
-    text: `Hello ${user.name},\n\nConfirm your email address by opening this link:\n${link}\n\nIf you did not create a Pixelfleet account you can ignore this message.`,
-    html: `<p>Hello ${escapeHtml(user.name)},</p><p>Confirm your email address by opening this link:</p><p><a href="${link}">Verify email address</a></p><p>If you did not create a Pixelfleet account you can ignore this message.</p>`,
+    kind: type,
+    subject: mail.subject,
+    text: `Hello ${user.name},\n\n${mail.intro}\n${link}\n\n${mail.outro}`,
+    html: `<p>Hello ${escapeHtml(user.name)},</p><p>${mail.intro}</p><p><a href="${link}">${mail.button}</a></p><p>${mail.outro}</p>`,
   })
 }
+
+export const sendVerificationEmail = (user: Pick<User, 'id' | 'email' | 'name'>) => sendActionLink(user, 'emailVerify')
+export const sendPasswordResetEmail = (user: Pick<User, 'id' | 'email' | 'name'>) => sendActionLink(user, 'passwordReset')
 
 export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)

@@ -4,14 +4,12 @@ import { PlaceholderPage } from '~/components/placeholder'
 import { requireOrgPermission } from '~/utils/org-route.server'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireOrgPermission(request, params.organizationId, 'org.view')
+  await requireOrgPermission(request, params.organizationId, 'project.view', params.projectId)
   return null
 }
 
-export const handle = { breadcrumb: () => ({ label: 'Settings', to: '.' }) }
-
 export default function Page() {
-  return <PlaceholderPage title="Settings" subtitle="" />
+  return <PlaceholderPage title="Issues" />
 }
 
 export const ErrorBoundary = GeneralErrorBoundary

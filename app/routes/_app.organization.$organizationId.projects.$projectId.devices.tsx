@@ -1,17 +1,15 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PlaceholderPage } from '~/components/placeholder'
-import { requireUser } from '~/utils/auth.server'
+import { requireOrgPermission } from '~/utils/org-route.server'
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request)
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireOrgPermission(request, params.organizationId, 'project.view', params.projectId)
   return null
 }
 
-export const handle = { breadcrumb: () => ({ label: 'Settings', to: '.' }) }
-
 export default function Page() {
-  return <PlaceholderPage title="Settings" subtitle="" />
+  return <PlaceholderPage title="Devices" />
 }
 
 export const ErrorBoundary = GeneralErrorBoundary

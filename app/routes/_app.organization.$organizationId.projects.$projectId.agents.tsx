@@ -8,10 +8,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return null
 }
 
-export const handle = { breadcrumb: () => ({ label: 'Project', to: '.' }) }
-
 export default function Page() {
-  return <PlaceholderPage title="Project" subtitle="" />
+  return <PlaceholderPage title="Agents" />
 }
 
 export const ErrorBoundary = GeneralErrorBoundary

@@ -1,0 +1,55 @@
+import { z } from 'zod'
+import { assignSystemToProject, listAgents, removeAgentFromOrganization, updateAgentLocation } from '~/domain/agents/agents.server'
+import { enrollAgent, lookupApplication } from '~/domain/agents/enrollment.server'
+import { listSelfEnrollOptions, setSelfEnrollTargets } from '~/domain/agents/self-enroll.server'
+import { defineCall, type ApiCalls } from './registry.server'
+
+/** Agent calls of spec 02 section 7 (enrollment, system assignment, removal, location) and the agent list. */
+export const agentCalls: ApiCalls = {
+  'agent/applicationLookup': defineCall({
+    input: z.object({ applicationCode: z.string() }),
+    handler: ({ actor }, input) => lookupApplication(actor, input.applicationCode),
+  }),
+  /** id: an organization (id or name); organizationName: a typed name (created when no organization has it). */
+  'agent/enroll': defineCall({
+    input: z.object({
+      id: z.string().optional(),
+      organizationName: z.string().optional(),
+      applicationCode: z.string(),
+      projectId: z.string().optional(),
+      projectName: z.string().optional(),
+    }),
+    handler: ({ actor }, input) =>
+      enrollAgent(actor, {
+        applicationCode: input.applicationCode,
+        organizationId: input.id,
+        newOrganizationName: input.organizationName,
+        projectId: input.projectId,
+        newProjectName: input.projectName,
+      }),
+  }),
+  'agent/remove': defineCall({
+    input: z.object({ id: z.string(), agentId: z.string() }),
+    handler: ({ actor }, input) => removeAgentFromOrganization(actor, { organizationId: input.id, agentId: input.agentId }),
+  }),
+  'project/systemAssign': defineCall({
+    input: z.object({}).passthrough(),
+    handler: ({ actor }, input) => assignSystemToProject(actor, input),
+  }),
+  'agent/locationUpdate': defineCall({
+    input: z.object({}).passthrough(),
+    handler: ({ actor }, input) => updateAgentLocation(actor, input),
+  }),
+  'agent/list': defineCall({
+    input: z.object({ organizationId: z.string() }).passthrough(),
+    handler: ({ actor }, { organizationId, ...options }) => listAgents(actor, organizationId, options),
+  }),
+  'admin/selfEnrollTargets': defineCall({
+    input: z.object({}).passthrough(),
+    handler: async ({ actor }) => ({ options: await listSelfEnrollOptions(actor) }),
+  }),
+  'admin/selfEnrollTargetsUpdate': defineCall({
+    input: z.object({}).passthrough(),
+    handler: async ({ actor }, input) => ({ targets: await setSelfEnrollTargets(actor, input) }),
+  }),
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod'
+import { createNote, deleteNote, listNotes, setNoteArchived, updateNote } from '~/domain/notes/notes.server'
+import { defineCall, type ApiCalls } from './registry.server'
+
+const organization = z.string({ required_error: 'Organization is required' }).min(1, 'Organization is required')
+const noteRef = z.object({ organization, note: z.string({ required_error: 'Note is required' }).min(1, 'Note is required') })
+const noteFields = z.object({ content: z.unknown(), color: z.unknown(), resourcePath: z.unknown(), resourceDisplayName: z.unknown() }).partial()
+/** Drops absent fields so the domain's own schema decides defaults and messages. */
+const present = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))
+
+/** Note calls of spec 02 section 7: payload `organization`, `note` plus the note's fields. */
+export const noteCalls: ApiCalls = {
+  'note/list': defineCall({
+    input: z.object({ organization, resourcePath: z.string().optional() }),
+    handler: ({ actor }, input) => listNotes(actor, input.organization, { resourcePath: input.resourcePath }),
+  }),
+  'note/create': defineCall({
+    input: noteFields.extend({ organization }),
+    handler: async ({ actor }, { organization: org, ...fields }) => ({ note: await createNote(actor, org, present(fields)) }),
+  }),
+  'note/update': defineCall({
+    input: noteFields.omit({ resourcePath: true }).merge(noteRef),
+    handler: async ({ actor }, { organization: org, note, ...fields }) => ({ note: await updateNote(actor, org, note, present(fields)) }),
+  }),
+  'note/archive': defineCall({
+    input: noteRef,
+    handler: async ({ actor }, input) => ({ note: await setNoteArchived(actor, input.organization, input.note, true) }),
+  }),
+  'note/unarchive': defineCall({
+    input: noteRef,
+    handler: async ({ actor }, input) => ({ note: await setNoteArchived(actor, input.organization, input.note, false) }),
+  }),
+  'note/delete': defineCall({
+    input: noteRef,
+    handler: async ({ actor }, input) => deleteNote(actor, input.organization, input.note),
+  }),
+}

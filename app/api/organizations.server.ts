@@ -1,0 +1,45 @@
+import { z } from 'zod'
+import {
+  createOrganization,
+  deleteOrganization,
+  leaveOrganization,
+  listOrganizationsForUser,
+  requestBilling,
+  transferOwnership,
+  updateOrganization,
+} from '~/domain/organizations/organizations.server'
+import { defineCall, type ApiCalls } from './registry.server'
+
+const organizationId = z.string({ required_error: 'Organization is required' }).min(1, 'Organization is required')
+
+/** Organization calls of spec 02 section 7; the pages call the same domain functions. */
+export const organizationCalls: ApiCalls = {
+  'organization/create': defineCall({
+    input: z.object({ name: z.unknown(), description: z.unknown().optional(), owner: z.string().optional() }),
+    handler: ({ actor }, { owner, ...doc }) => createOrganization(actor, doc, owner),
+  }),
+  'organization/update': defineCall({
+    input: z.object({ id: organizationId, doc: z.record(z.unknown()) }),
+    handler: ({ actor }, { id, doc }) => updateOrganization(actor, id, doc),
+  }),
+  'organization/delete': defineCall({
+    input: z.object({ id: organizationId }),
+    handler: ({ actor }, { id }) => deleteOrganization(actor, id),
+  }),
+  'organization/memberLeave': defineCall({
+    input: z.object({ id: organizationId }),
+    handler: ({ actor }, { id }) => leaveOrganization(actor, id),
+  }),
+  'organization/transferOwner': defineCall({
+    input: z.object({ id: organizationId, newOwnerId: z.string().nullish() }),
+    handler: ({ actor }, { id, newOwnerId }) => transferOwnership(actor, id, newOwnerId),
+  }),
+  'organization/billingStatusUpdateRequest': defineCall({
+    input: z.object({ id: z.string().nullish() }),
+    handler: ({ actor }, { id }) => requestBilling(actor, id),
+  }),
+  'organization/list': defineCall({
+    input: z.object({}),
+    handler: async ({ actor }) => ({ organizations: await listOrganizationsForUser(actor) }),
+  }),
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod'
+import {
+  assignProjectMemberRole,
+  createProject,
+  deleteProject,
+  listProjectMembers,
+  listProjects,
+  unassignProjectMemberRole,
+  updateProject,
+} from '~/domain/projects/projects.server'
+import { defineCall, type ApiCalls } from './registry.server'
+
+const organizationId = z.string({ required_error: 'Organization is required' }).min(1, 'Organization is required')
+const projectId = z.string({ required_error: 'Project is required' }).min(1, 'Project is required')
+
+/** Project calls of spec 02 section 7 (membership roles: one call per added or removed role). */
+export const projectCalls: ApiCalls = {
+  'project/create': defineCall({
+    input: z.object({ organizationId, project: z.record(z.unknown()) }),
+    handler: ({ actor }, input) => createProject(actor, input.organizationId, input.project),
+  }),
+  'project/update': defineCall({
+    input: z.object({ organizationId, projectId, doc: z.record(z.unknown()) }),
+    handler: ({ actor }, input) => updateProject(actor, input.organizationId, input.projectId, input.doc),
+  }),
+  'project/delete': defineCall({
+    input: z.object({ organizationId, projectId, recurse: z.boolean().default(false) }),
+    handler: ({ actor }, input) => deleteProject(actor, input.organizationId, input.projectId, input.recurse),
+  }),
+  'project/list': defineCall({
+    input: z.object({ organizationId }),
+    handler: ({ actor }, input) => listProjects(actor, input.organizationId),
+  }),
+  'project/members': defineCall({
+    input: z.object({ organizationId, projectId }),
+    handler: ({ actor }, input) => listProjectMembers(actor, input.organizationId, input.projectId),
+  }),
+  'project/memberRoleAssign': defineCall({
+    input: z.object({}).passthrough(),
+    handler: ({ actor }, input) => assignProjectMemberRole(actor, input),
+  }),
+  'project/memberRoleUnassign': defineCall({
+    input: z.object({}).passthrough(),
+    handler: ({ actor }, input) => unassignProjectMemberRole(actor, input),
+  }),
+}

@@ -1,0 +1,570 @@
+import { Link, useFetcher, useLocation, useSearchParams } from '@remix-run/react'
+import {
+  type ColumnDef,
+  type ColumnFiltersState,
+  type ExpandedState,
+  type SortingState,
+  type VisibilityState,
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+} from '@tanstack/react-table'
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight, Download, EyeOff, ExternalLink, Settings2, Trash2, X } from 'lucide-react'
+import { useEffect, useMemo, useState } from 'react'
+import { toast } from 'sonner'
+import {
+  COLUMN_LABELS,
+  CONNECTED_VALUES,
+  type ColumnFilter,
+  FACETS,
+  HIDDEN_BY_DEFAULT,
+  PAGE_SIZES,
+  SORTABLE_COLUMNS,
+  type SortableColumn,
+  encodeState,
+  parseColumns,
+  parseExpanded,
+  parseFilters,
+  parseSorting,
+} from '~/domain/fleet/agents-table-state'
+import type { AgentTableRow, FacetOption } from '~/domain/fleet/agents-table.server'
+import { useDebouncedCallback } from '~/utils/use-debounced-callback'
+import { cn } from '~/utils/cn'
+import { Button } from '../ui/button'
+import { ConfirmDialog } from '../ui/dialog'
+import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
+import { Input } from '../ui/input'
+import { NativeSelect } from '../ui/native-select'
+import { Tooltip } from '../ui/tooltip'
+import { FacetedFilter } from './faceted-filter'
+import { LastSeen, type LastSeenMode, nextLastSeenMode } from './last-seen'
+import { Switch } from './popover'
+import { ConnectionIcon, HealthCell, RemoteConnect, portalLink } from './status'
+import { SystemAssignSelect } from './system-assign'
+import { useStableOrder } from './use-stable-order'
+
+export type AgentsTableData = {
+  rows: AgentTableRow[]
+  total: number
+  page: number
+  pageCount: number
+  limit: number
+  assignableProjects: { id: string; name: string }[]
+  canUnassign: boolean
+}
+
+const FACET_TITLES: Record<(typeof FACETS)[number], string> = { product: 'Product', version: 'Version', connected: 'Connected', input: 'Input' }
+const NAME_DEBOUNCE_MS = 300
+const FACETS_DELAY_MS = 500
+
+/** Writes one or more table-state parameters; empty values are removed so URLs stay short. */
+function useTableParams() {
+  const [params, setParams] = useSearchParams()
+  const update = (changes: Record<string, string | null>, resetPage = false) => {
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev)
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === null || value === '') next.delete(key)
+          else next.set(key, value)
+        }
+        if (resetPage) next.delete('page')
+        return next
+      },
+      { replace: true, preventScrollReset: true },
+    )
+  }
+  return { params, update }
+}
+
+const encodeOrNull = (value: unknown[] | Record<string, unknown>) => (Array.isArray(value) ? (value.length ? encodeState(value) : null) : Object.keys(value).length ? encodeState(value) : null)
+
+/**
+ * The agents list (spec 02 section 2). Server-driven: filters, sorting and paging live in the URL
+ * and the loader applies them in the database; TanStack Table runs in manual mode.
+ */
+export function AgentsTable({
+  organization,
+  data,
+  now,
+  canDelete,
+  canAssign,
+}: {
+  organization: { id: string; name: string }
+  data: AgentsTableData
+  now: number
+  canDelete: boolean
+  canAssign: boolean
+}) {
+  const { params, update } = useTableParams()
+  const location = useLocation()
+  const filters = useMemo(() => parseFilters(params.get('filters')), [params])
+  const sorting = useMemo(() => parseSorting(params.get('sorting')), [params])
+  const expanded = useMemo(() => parseExpanded(params.get('expanded')), [params])
+  const columnChoices = useMemo(() => parseColumns(params.get('columns')), [params])
+  const columnVisibility: VisibilityState = useMemo(
+    () => ({ ...Object.fromEntries(HIDDEN_BY_DEFAULT.map((c) => [c, false])), ...columnChoices }),
+    [columnChoices],
+  )
+
+  const nameFilter = (filters.find((f) => f.id === 'name')?.value as string | undefined) ?? ''
+  const [nameText, setNameText] = useState(nameFilter)
+  useEffect(() => setNameText(nameFilter), [nameFilter])
+
+  const setFilters = (next: ColumnFilter[]) => update({ filters: encodeOrNull(next.filter((f) => (Array.isArray(f.value) ? f.value.length : f.value))) }, true)
+  const setFilter = (id: ColumnFilter['id'], value: string | string[]) => setFilters([...filters.filter((f) => f.id !== id), { id, value } as ColumnFilter])
+  const applyName = useDebouncedCallback((value: string) => setFilter('name', value.trim()), NAME_DEBOUNCE_MS)
+  const facetValues = (id: string) => (filters.find((f) => f.id === id)?.value as string[] | undefined) ?? []
+
+  // filter options load 500 ms after mount, and again with live updates of the table
+  const facetsFetcher = useFetcher<{ facets: Record<string, FacetOption[]> }>()
+  const [facetsRequested, setFacetsRequested] = useState(false)
+  useEffect(() => {
+    const timer = setTimeout(() => setFacetsRequested(true), FACETS_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [])
+  const facetsLoad = facetsFetcher.load
+  useEffect(() => {
+    if (facetsRequested) facetsLoad(`/resources/agent-facets?organizationId=${organization.id}`)
+  }, [facetsRequested, facetsLoad, organization.id, data])
+  const facetOptions = (id: (typeof FACETS)[number]): FacetOption[] => {
+    const loaded = facetsFetcher.data?.facets[id]
+    if (loaded) return loaded
+    return id === 'connected' ? CONNECTED_VALUES.map((value) => ({ value })) as FacetOption[] : []
+  }
+
+  const [liveSort, setLiveSort] = useState(false)
+  const [lastSeenMode, setLastSeenMode] = useState<LastSeenMode>('relative')
+  const [removing, setRemoving] = useState<AgentTableRow | null>(null)
+  const removeFetcher = useFetcher<{ ok: boolean; message?: string }>()
+  useEffect(() => {
+    if (removeFetcher.state !== 'idle' || !removeFetcher.data) return
+    if (removeFetcher.data.ok) {
+      toast.success(removeFetcher.data.message ?? 'Agent removed')
+      setRemoving(null)
+    } else toast.error(removeFetcher.data.message ?? 'An unrecognized error has occurred')
+  }, [removeFetcher.state, removeFetcher.data])
+
+  const urlKey = [params.get('page'), params.get('limit'), params.get('filters'), params.get('sorting')].join('|')
+  const rows = useStableOrder(data.rows, urlKey, liveSort)
+
+  const header = (id: SortableColumn) => COLUMN_LABELS[id]
+  const columns = useMemo<ColumnDef<AgentTableRow>[]>(
+    () => [
+      {
+        id: 'expand',
+        enableSorting: false,
+        enableHiding: false,
+        header: () => null,
+        cell: ({ row }) => (
+          <button
+            type="button"
+            aria-label={row.getIsExpanded() ? 'Collapse row' : 'Expand row'}
+            aria-expanded={row.getIsExpanded()}
+            className="rounded p-0.5 text-muted-foreground hover:bg-accent"
+            onClick={row.getToggleExpandedHandler()}
+          >
+            {row.getIsExpanded() ? <ChevronDown className="size-4" /> : <ChevronRight className="size-4" />}
+          </button>
+        ),
+      },
+      { id: 'id', accessorKey: 'id', header: header('id'), cell: ({ row }) => <span className="font-mono text-xs">{row.original.id}</span> },
+      {
+        id: 'connected',
+        header: header('connected'),
+        cell: ({ row }) => <ConnectionIcon connected={row.original.isConnected} unknown={!row.original.lastSeen} />,
+      },
+      {
+        id: 'name',
+        header: header('name'),
+        cell: ({ row }) => (
+          <span className="flex items-center gap-2">
+            <Link to={`/organization/${organization.id}/agents/${row.original.id}`} className="font-medium hover:underline">
+              {row.original.name}
+            </Link>
+            <HealthCell {...row.original} />
+          </span>
+        ),
+      },
+      { id: 'serial', header: header('serial'), cell: ({ row }) => <span className="font-mono text-xs">{row.original.serial}</span> },
+      {
+        id: 'systemsCount',
+        header: header('systemsCount'),
+        cell: ({ row }) => {
+          const r = row.original
+          return r.systemsTotal ? (
+            <span className={cn('font-mono text-xs', r.systemsAssigned < r.systemsTotal && 'text-amber-700')}>
+              {r.systemsAssigned}/{r.systemsTotal}
+            </span>
+          ) : (
+            <span className="text-xs text-muted-foreground">(none)</span>
+          )
+        },
+      },
+      { id: 'systemsTotal', header: header('systemsTotal'), cell: ({ row }) => row.original.systemsTotal },
+      { id: 'systemsAssigned', header: header('systemsAssigned'), cell: ({ row }) => row.original.systemsAssigned },
+      { id: 'systemsAvailable', header: header('systemsAvailable'), cell: ({ row }) => row.original.systemsAvailable },
+      { id: 'product', header: header('product'), cell: ({ row }) => row.original.product },
+      { id: 'version', header: header('version'), cell: ({ row }) => <span className="font-mono text-xs">{row.original.version}</span> },
+      {
+        id: 'lastSeen',
+        header: header('lastSeen'),
+        cell: ({ row }) => <LastSeen value={row.original.lastSeen} now={now} mode={lastSeenMode} onCycle={() => setLastSeenMode(nextLastSeenMode)} />,
+      },
+      {
+        id: 'remoteConnect',
+        header: header('remoteConnect'),
+        cell: ({ row }) => <RemoteConnect organizationId={organization.id} agent={row.original} canConnect={row.original.canConnect} />,
+      },
+      {
+        id: 'actions',
+        enableSorting: false,
+        enableHiding: false,
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row }) => (
+          <span className="flex justify-end gap-0.5">
+            {row.original.isConnected && row.original.isTunnelConnected && row.original.canConnect ? (
+              <Tooltip content="Open remote portal">
+                <Button asChild variant="ghost" size="icon" className="size-7">
+                  <Link to={portalLink(organization.id, row.original.id, location.pathname + location.search)} aria-label={`Open portal of ${row.original.name}`}>
+                    <ExternalLink />
+                  </Link>
+                </Button>
+              </Tooltip>
+            ) : null}
+            {canDelete ? (
+              <Tooltip content="Remove agent">
+                <Button variant="ghost" size="icon" className="size-7 text-muted-foreground hover:text-destructive" aria-label={`Remove ${row.original.name}`} onClick={() => setRemoving(row.original)}>
+                  <Trash2 />
+                </Button>
+              </Tooltip>
+            ) : null}
+          </span>
+        ),
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- header labels are constants
+    [organization.id, now, lastSeenMode, canDelete, location.pathname, location.search],
+  )
+
+  const table = useReactTable({
+    data: rows,
+    columns,
+    getRowId: (row) => row.id,
+    getCoreRowModel: getCoreRowModel(),
+    manualPagination: true,
+    manualSorting: true,
+    manualFiltering: true,
+    enableMultiSort: true,
+    isMultiSortEvent: () => true,
+    pageCount: data.pageCount,
+    rowCount: data.total,
+    state: {
+      sorting: sorting as SortingState,
+      columnFilters: filters as ColumnFiltersState,
+      expanded: expanded as ExpandedState,
+      columnVisibility,
+      pagination: { pageIndex: data.page - 1, pageSize: data.limit },
+    },
+    getRowCanExpand: () => true,
+    onSortingChange: (updater) => {
+      const next = typeof updater === 'function' ? updater(sorting) : updater
+      update({ sorting: encodeOrNull(next) })
+    },
+    onExpandedChange: (updater) => {
+      const next = typeof updater === 'function' ? updater(expanded) : updater
+      const trimmed = next === true ? Object.fromEntries(rows.map((r) => [r.id, true])) : Object.fromEntries(Object.entries(next).filter(([, v]) => v))
+      update({ expanded: encodeOrNull(trimmed) })
+    },
+    onColumnVisibilityChange: (updater) => {
+      const next = typeof updater === 'function' ? updater(columnVisibility) : updater
+      // only differences from the defaults go into the URL
+      const diff = Object.fromEntries(
+        Object.entries(next).filter(([id, visible]) => visible !== !(HIDDEN_BY_DEFAULT as readonly string[]).includes(id)),
+      )
+      update({ columns: encodeOrNull(diff) })
+    },
+  })
+
+  const setSort = (id: SortableColumn, desc: boolean) => {
+    const rest = sorting.filter((s) => s.id !== id)
+    const existing = sorting.findIndex((s) => s.id === id)
+    const next = existing >= 0 ? sorting.map((s) => (s.id === id ? { id, desc } : s)) : [...rest, { id, desc }]
+    update({ sorting: encodeOrNull(next) })
+  }
+  const expandedCount = Object.keys(expanded).length
+  const filtered = filters.length > 0
+  const exportHref = `/resources/agents-csv?${new URLSearchParams({ organizationId: organization.id, ...Object.fromEntries(['filters', 'sorting', 'columns'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : []))) })}`
+
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <Input
+          aria-label="Filter by name"
+          placeholder="Filter agents..."
+          className="h-8 w-56"
+          value={nameText}
+          onChange={(e) => {
+            setNameText(e.target.value)
+            applyName(e.target.value)
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              setNameText('')
+              applyName('')
+            }
+          }}
+        />
+        {FACETS.map((id) => (
+          <FacetedFilter
+            key={id}
+            title={FACET_TITLES[id]}
+            options={facetOptions(id)}
+            loading={id !== 'connected' && !facetsFetcher.data}
+            selected={facetValues(id)}
+            onChange={(values) => setFilter(id, values)}
+          />
+        ))}
+        {filtered ? (
+          <Button variant="ghost" size="sm" className="h-8" onClick={() => { setNameText(''); update({ filters: null }, true) }}>
+            Reset <X />
+          </Button>
+        ) : null}
+        <div className="ml-auto flex items-center gap-3">
+          <label className="flex items-center gap-1.5 text-xs text-muted-foreground">
+            <Switch checked={liveSort} onCheckedChange={setLiveSort} aria-label="Live Sort" />
+            Live Sort
+          </label>
+          <Button asChild variant="outline" size="sm" className="h-8">
+            <a href={exportHref} download>
+              <Download /> Export CSV
+            </a>
+          </Button>
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button variant="outline" size="sm" className="h-8">
+                <Settings2 /> View
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end">
+              <DropdownMenuLabel>Toggle columns</DropdownMenuLabel>
+              <DropdownMenuSeparator />
+              {table
+                .getAllLeafColumns()
+                .filter((c) => c.getCanHide())
+                .map((c) => (
+                  <DropdownMenuCheckboxItem key={c.id} checked={c.getIsVisible()} onCheckedChange={(v) => c.toggleVisibility(Boolean(v))} onSelect={(e) => e.preventDefault()}>
+                    {COLUMN_LABELS[c.id as SortableColumn]}
+                  </DropdownMenuCheckboxItem>
+                ))}
+            </DropdownMenuContent>
+          </DropdownMenu>
+        </div>
+      </div>
+
+      {sorting.length || expandedCount ? (
+        <div className="flex flex-wrap items-center gap-4 text-xs text-muted-foreground">
+          {sorting.length ? (
+            <span className="flex items-center gap-1">
+              Sorting by {sorting.length} column(s)
+              <Button variant="link" size="sm" className="h-auto p-0 text-xs" onClick={() => update({ sorting: null })}>
+                Clear
+              </Button>
+            </span>
+          ) : null}
+          {expandedCount ? (
+            <span className="flex items-center gap-1">
+              {expandedCount} Expanded row(s)
+              <Button variant="link" size="sm" className="h-auto p-0 text-xs" onClick={() => update({ expanded: null })}>
+                Collapse all
+              </Button>
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+
+      <div className="overflow-x-auto rounded-lg border bg-card">
+        <table className="w-full text-[13px]">
+          <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((h) => {
+                  const id = h.column.id as SortableColumn
+                  const sortable = (SORTABLE_COLUMNS as readonly string[]).includes(id)
+                  const sorted = sorting.find((s) => s.id === id)
+                  const position = sorting.findIndex((s) => s.id === id)
+                  return (
+                    <th key={h.id} className={cn('h-9 whitespace-nowrap px-2 font-medium', h.column.id === 'expand' && 'w-8')} aria-sort={sorted ? (sorted.desc ? 'descending' : 'ascending') : undefined}>
+                      {sortable ? (
+                        <DropdownMenu>
+                          <DropdownMenuTrigger asChild>
+                            <button type="button" className="-ml-1.5 inline-flex items-center gap-1 rounded px-1.5 py-1 hover:bg-accent hover:text-foreground">
+                              {COLUMN_LABELS[id]}
+                              {sorted ? sorted.desc ? <ArrowDown className="size-3.5" /> : <ArrowUp className="size-3.5" /> : <ArrowUpDown className="size-3.5 opacity-50" />}
+                              {sorted && sorting.length > 1 ? <span className="text-[10px]">{position + 1}</span> : null}
+                            </button>
+                          </DropdownMenuTrigger>
+                          <DropdownMenuContent align="start">
+                            <DropdownMenuItem onSelect={() => setSort(id, false)}>
+                              <ArrowUp /> Asc
+                            </DropdownMenuItem>
+                            <DropdownMenuItem onSelect={() => setSort(id, true)}>
+                              <ArrowDown /> Desc
+                            </DropdownMenuItem>
+                            <DropdownMenuSeparator />
+                            <DropdownMenuItem onSelect={() => h.column.toggleVisibility(false)}>
+                              <EyeOff /> Hide
+                            </DropdownMenuItem>
+                          </DropdownMenuContent>
+                        </DropdownMenu>
+                      ) : (
+                        flexRender(h.column.columnDef.header, h.getContext())
+                      )}
+                    </th>
+                  )
+                })}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {table.getRowModel().rows.length ? (
+              table.getRowModel().rows.map((row) => (
+                <AgentRowView
+                  key={row.id}
+                  row={row}
+                  organizationId={organization.id}
+                  projects={data.assignableProjects}
+                  canUnassign={data.canUnassign}
+                  canAssign={canAssign}
+                  colSpan={row.getVisibleCells().length}
+                />
+              ))
+            ) : (
+              <tr>
+                <td colSpan={table.getVisibleLeafColumns().length} className="h-24 text-center text-muted-foreground">
+                  No results.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="flex flex-wrap items-center justify-between gap-3 text-xs text-muted-foreground">
+        <span>
+          {data.total} agent{data.total === 1 ? '' : 's'}
+        </span>
+        <div className="flex items-center gap-4">
+          <label className="flex items-center gap-2">
+            Rows per page
+            <NativeSelect
+              aria-label="Rows per page"
+              className="h-7 text-xs"
+              value={data.limit}
+              onChange={(e) => update({ limit: e.target.value === '25' ? null : e.target.value }, true)}
+            >
+              {PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </NativeSelect>
+          </label>
+          <span>
+            Page {data.page} of {data.pageCount}
+          </span>
+          <span className="flex gap-1">
+            {[
+              { label: 'First page', icon: ChevronsLeft, page: 1, disabled: data.page <= 1 },
+              { label: 'Previous page', icon: ChevronLeft, page: data.page - 1, disabled: data.page <= 1 },
+              { label: 'Next page', icon: ChevronRight, page: data.page + 1, disabled: data.page >= data.pageCount },
+              { label: 'Last page', icon: ChevronsRight, page: data.pageCount, disabled: data.page >= data.pageCount },
+            ].map((b) => (
+              <Button key={b.label} variant="outline" size="icon" className="size-7" aria-label={b.label} disabled={b.disabled} onClick={() => update({ page: b.page === 1 ? null : String(b.page) })}>
+                <b.icon />
+              </Button>
+            ))}
+          </span>
+        </div>
+      </div>
+
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title="Remove Agent"
+        text={`Are you sure you want to remove ${removing?.name ?? ''}?`}
+        confirmLabel="Remove"
+        cancelLabel="Cancel"
+        destructive
+        busy={removeFetcher.state !== 'idle'}
+        onConfirm={() =>
+          removing && removeFetcher.submit({ intent: 'remove', organizationId: organization.id, agentId: removing.id }, { method: 'post', action: '/resources/agent-actions' })
+        }
+      />
+    </div>
+  )
+}
+
+type TableRow = ReturnType<ReturnType<typeof useReactTable<AgentTableRow>>['getRowModel']>['rows'][number]
+
+function AgentRowView({
+  row,
+  organizationId,
+  projects,
+  canUnassign,
+  canAssign,
+  colSpan,
+}: {
+  row: TableRow
+  organizationId: string
+  projects: { id: string; name: string }[]
+  canUnassign: boolean
+  canAssign: boolean
+  colSpan: number
+}) {
+  const agent = row.original
+  return (
+    <>
+      <tr className={cn('border-b last:border-0 hover:bg-muted/30', row.getIsExpanded() && 'bg-muted/20')} data-agent-id={agent.id}>
+        {row.getVisibleCells().map((cell) => (
+          <td key={cell.id} className="h-10 px-2 align-middle">
+            {flexRender(cell.column.columnDef.cell, cell.getContext())}
+          </td>
+        ))}
+      </tr>
+      {row.getIsExpanded() ? (
+        <tr className="border-b bg-muted/20">
+          <td />
+          <td colSpan={colSpan - 1} className="px-2 pb-3 pt-1">
+            {agent.systems.length ? (
+              <table className="text-xs">
+                <thead className="text-muted-foreground">
+                  <tr>
+                    <th className="py-1 pr-6 text-left font-medium">System</th>
+                    <th className="py-1 pr-6 text-left font-medium">Health</th>
+                    <th className="py-1 text-left font-medium">Project</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {agent.systems.map((s) => (
+                    <tr key={s.id}>
+                      <td className="py-1 pr-6 font-medium">{s.name}</td>
+                      <td className="py-1 pr-6">
+                        <HealthCell {...s} />
+                      </td>
+                      <td className="py-1">
+                        <SystemAssignSelect organizationId={organizationId} agentId={agent.id} system={s} projects={projects} canUnassign={canUnassign} disabled={!canAssign} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : (
+              <p className="text-xs text-muted-foreground">This agent has not reported any system yet.</p>
+            )}
+          </td>
+        </tr>
+      ) : null}
+    </>
+  )
+}

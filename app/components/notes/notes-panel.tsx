@@ -1,0 +1,301 @@
+import { useBeforeUnload, useBlocker, useFetcher, useLocation, useMatches, type UIMatch } from '@remix-run/react'
+import { ArrowLeft, ChevronDown, ChevronRight, NotebookPen, Plus, StickyNote, X } from 'lucide-react'
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { type BreadcrumbHandle } from '~/components/shell/breadcrumbs'
+import { Button } from '~/components/ui/button'
+import { ConfirmDialog } from '~/components/ui/dialog'
+import { Tooltip } from '~/components/ui/tooltip'
+import { DEFAULT_NOTE_COLOR } from '~/domain/notes/note-colors'
+import type { loader as notesLoader } from '~/routes/resources.notes'
+import { cn } from '~/utils/cn'
+import {
+  NOTE_COLOR_CLASSES,
+  NoteActionButtons,
+  NoteForm,
+  UNSAVED_NOTE_TEXT,
+  formatNoteDate,
+  useNoteMutation,
+  type NoteItem,
+} from './note-parts'
+
+/**
+ * The notes side panel (spec 02 section 2): toggled by the header button or the key 'n' (not
+ * while typing in a field), listing the notes of the current page path in modes list, view,
+ * edit and new. Shown only inside an organization and only with canListNotes.
+ */
+
+type NotesContextValue = {
+  organizationId: string | null
+  open: boolean
+  toggle: () => void
+  /** runs `next` now, or after the user confirms leaving an unsaved note */
+  guard: (next: () => void) => void
+  setDirty: (dirty: boolean) => void
+}
+
+const NotesContext = createContext<NotesContextValue | null>(null)
+const useNotes = () => useContext(NotesContext)
+
+/** Is the key press happening while the user types in a field? */
+function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false
+  return target.isContentEditable || Boolean(target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]'))
+}
+
+/** Holds the panel state for the shell; `organizationId` null = no notes here (outside an organization or no right). */
+export function NotesProvider({ organizationId, children }: { organizationId: string | null; children: ReactNode }) {
+  const [open, setOpen] = useState(false)
+  const dirty = useRef(false)
+  const [pendingLeave, setPendingLeave] = useState<(() => void) | null>(null)
+
+  const guard = useCallback((next: () => void) => {
+    if (dirty.current) setPendingLeave(() => next)
+    else next()
+  }, [])
+  const toggle = useCallback(() => guard(() => setOpen((o) => !o)), [guard])
+  const setDirty = useCallback((value: boolean) => {
+    dirty.current = value
+  }, [])
+
+  useEffect(() => {
+    if (!organizationId) return
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'n' || event.ctrlKey || event.metaKey || event.altKey || event.repeat || event.defaultPrevented) return
+      if (isTypingTarget(event.target) || document.querySelector('[role="dialog"], [role="alertdialog"]')) return
+      event.preventDefault()
+      toggle()
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [organizationId, toggle])
+
+  // Leaving the page (link, back button) with an unsaved note asks first; so does closing the tab.
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty.current && currentLocation.pathname !== nextLocation.pathname)
+  useBeforeUnload(
+    useCallback((event: BeforeUnloadEvent) => {
+      if (dirty.current) event.preventDefault()
+    }, []),
+  )
+
+  const value = useMemo(() => ({ organizationId, open: open && organizationId !== null, toggle, guard, setDirty }), [organizationId, open, toggle, guard, setDirty])
+  const confirmOpen = pendingLeave !== null || blocker.state === 'blocked'
+  return (
+    <NotesContext.Provider value={value}>
+      {children}
+      <ConfirmDialog
+        open={confirmOpen}
+        onOpenChange={(isOpen) => {
+          if (isOpen) return
+          setPendingLeave(null)
+          if (blocker.state === 'blocked') blocker.reset()
+        }}
+        title="Unsaved changes"
+        text={UNSAVED_NOTE_TEXT}
+        confirmLabel="Leave"
+        onConfirm={() => {
+          dirty.current = false
+          if (blocker.state === 'blocked') blocker.proceed()
+          pendingLeave?.()
+          setPendingLeave(null)
+        }}
+      />
+    </NotesContext.Provider>
+  )
+}
+
+/** The header button; renders nothing where the panel is unavailable. */
+export function NotesButton() {
+  const notes = useNotes()
+  if (!notes?.organizationId) return null
+  return (
+    <Tooltip content="Notes (n)" side="bottom">
+      <Button
+        variant={notes.open ? 'secondary' : 'ghost'}
+        size="icon"
+        aria-label="Notes"
+        aria-pressed={notes.open}
+        aria-keyshortcuts="n"
+        onClick={notes.toggle}
+      >
+        <NotebookPen />
+      </Button>
+    </Tooltip>
+  )
+}
+
+/** The page's name for notes: the breadcrumb trail, e.g. 'Demo Live Events / Agents'. */
+function usePageDisplayName(): string {
+  const matches = useMatches() as UIMatch<unknown, BreadcrumbHandle | undefined>[]
+  return matches
+    .flatMap((m) => {
+      const crumb = m.handle?.breadcrumb?.(m)
+      return crumb ? (Array.isArray(crumb) ? crumb : [crumb]) : []
+    })
+    .map((c) => c.label)
+    .join(' / ')
+}
+
+type Mode = { name: 'list' } | { name: 'view'; id: string } | { name: 'edit'; id: string } | { name: 'new' }
+
+export function NotesPanel() {
+  const notes = useNotes()
+  if (!notes?.organizationId || !notes.open) return null
+  return <OpenNotesPanel organizationId={notes.organizationId} guard={notes.guard} setDirty={notes.setDirty} close={notes.toggle} />
+}
+
+function OpenNotesPanel({ organizationId, guard, setDirty, close }: { organizationId: string; guard: (next: () => void) => void; setDirty: (dirty: boolean) => void; close: () => void }) {
+  const { pathname } = useLocation()
+  const displayName = usePageDisplayName()
+  const list = useFetcher<typeof notesLoader>()
+  const [mode, setMode] = useState<Mode>({ name: 'list' })
+  const [showArchived, setShowArchived] = useState(false)
+  const { load } = list
+
+  useEffect(() => {
+    load(`/resources/notes?${new URLSearchParams({ organizationId, path: pathname })}`)
+    setMode({ name: 'list' })
+  }, [load, organizationId, pathname])
+
+  const mutation = useNoteMutation(organizationId, (intent, note) => {
+    if (intent === 'delete') setMode({ name: 'list' })
+    else if ((intent === 'create' || intent === 'update') && note) setMode({ name: 'view', id: note.id })
+  })
+
+  const all = (list.data?.notes ?? []) as NoteItem[]
+  const active = all.filter((n) => !n.archived)
+  const archived = all.filter((n) => n.archived)
+  const current = mode.name === 'view' || mode.name === 'edit' ? all.find((n) => n.id === mode.id) : undefined
+  const go = (next: Mode) => guard(() => setMode(next))
+  const act = (note: NoteItem, intent: 'archive' | 'unarchive' | 'delete') => mutation.submit(intent, { noteId: note.id })
+  const formError = mutation.failure?.issues.map((i) => i.message).join(' ') || undefined
+
+  return (
+    <aside aria-label="Notes panel" className="flex w-80 shrink-0 flex-col border-l bg-card xl:w-96">
+      <div className="flex h-11 shrink-0 items-center gap-2 border-b px-3">
+        {mode.name !== 'list' ? (
+          <Button variant="ghost" size="icon" className="size-7" aria-label="Back to notes" onClick={() => go({ name: 'list' })}>
+            <ArrowLeft />
+          </Button>
+        ) : (
+          <StickyNote className="size-4 text-muted-foreground" />
+        )}
+        <div className="min-w-0 flex-1">
+          <h2 className="text-sm font-semibold leading-tight">
+            {mode.name === 'new' ? 'New Note' : mode.name === 'edit' ? 'Edit Note' : 'Notes'}
+            {mode.name === 'list' && active.length > 0 ? <span className="ml-1.5 font-normal text-muted-foreground">{active.length}</span> : null}
+          </h2>
+          <p className="truncate text-[11px] text-muted-foreground" title={displayName}>
+            {displayName || pathname}
+          </p>
+        </div>
+        <Button variant="ghost" size="icon" className="size-7" aria-label="Close notes" onClick={close}>
+          <X />
+        </Button>
+      </div>
+
+      <div className="min-h-0 flex-1 overflow-y-auto p-3">
+        {mode.name === 'list' ? (
+          <div className="flex flex-col gap-2">
+            {list.data?.canCreate ? (
+              <Button size="sm" variant="outline" className="w-full" onClick={() => setMode({ name: 'new' })}>
+                <Plus />
+                New Note
+              </Button>
+            ) : null}
+            {!list.data ? (
+              <p className="py-6 text-center text-xs text-muted-foreground">Loading notes…</p>
+            ) : active.length === 0 ? (
+              <div className="flex flex-col items-center gap-1 rounded-md border border-dashed px-4 py-8 text-center">
+                <StickyNote className="mb-1 size-6 text-muted-foreground" />
+                <p className="text-sm font-semibold">No notes</p>
+                <p className="text-xs text-muted-foreground">Get started by creating a new note.</p>
+              </div>
+            ) : (
+              active.map((note) => <NoteCard key={note.id} note={note} onOpen={() => setMode({ name: 'view', id: note.id })} />)
+            )}
+            {archived.length > 0 ? (
+              <div className="mt-2">
+                <button
+                  type="button"
+                  className="flex w-full items-center gap-1 py-1 text-xs font-semibold text-muted-foreground hover:text-foreground"
+                  aria-expanded={showArchived}
+                  onClick={() => setShowArchived((s) => !s)}
+                >
+                  {showArchived ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />}
+                  Archived Notes ({archived.length})
+                </button>
+                {showArchived ? (
+                  <div className="mt-1 flex flex-col gap-2 opacity-75">
+                    {archived.map((note) => (
+                      <NoteCard key={note.id} note={note} onOpen={() => setMode({ name: 'view', id: note.id })} />
+                    ))}
+                  </div>
+                ) : null}
+              </div>
+            ) : null}
+          </div>
+        ) : mode.name === 'new' ? (
+          <NoteForm
+            initial={{ content: '', color: DEFAULT_NOTE_COLOR }}
+            busy={mutation.busy}
+            error={formError}
+            submitLabel="Create"
+            onDirtyChange={setDirty}
+            onCancel={() => go({ name: 'list' })}
+            onSubmit={(value) => mutation.submit('create', { ...value, resourcePath: pathname, resourceDisplayName: displayName })}
+          />
+        ) : !current ? (
+          <p className="py-6 text-center text-xs text-muted-foreground">This note no longer exists.</p>
+        ) : mode.name === 'edit' ? (
+          <NoteForm
+            key={current.id}
+            initial={{ content: current.content, color: current.color }}
+            busy={mutation.busy}
+            error={formError}
+            submitLabel="Save"
+            onDirtyChange={setDirty}
+            onCancel={() => go({ name: 'view', id: current.id })}
+            onSubmit={(value) => mutation.submit('update', { ...value, noteId: current.id })}
+          />
+        ) : (
+          <div className="flex flex-col gap-3">
+            <div className={cn('whitespace-pre-wrap break-words rounded-md border p-3 text-[13px] leading-relaxed', NOTE_COLOR_CLASSES[current.color].card)}>
+              {current.content || <span className="italic text-muted-foreground">Empty note</span>}
+            </div>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
+              <dt className="text-muted-foreground">Author</dt>
+              <dd>{current.authorName}</dd>
+              <dt className="text-muted-foreground">Created</dt>
+              <dd>{formatNoteDate(current.created)}</dd>
+              <dt className="text-muted-foreground">Updated</dt>
+              <dd>{formatNoteDate(current.updated)}</dd>
+              {current.archivedOn ? (
+                <>
+                  <dt className="text-muted-foreground">Archived</dt>
+                  <dd>{formatNoteDate(current.archivedOn)}</dd>
+                </>
+              ) : null}
+            </dl>
+            <NoteActionButtons note={current} busy={mutation.busy} onEdit={() => setMode({ name: 'edit', id: current.id })} onAction={(intent) => act(current, intent)} />
+          </div>
+        )}
+      </div>
+    </aside>
+  )
+}
+
+function NoteCard({ note, onOpen }: { note: NoteItem; onOpen: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onOpen}
+      className={cn('w-full rounded-md border p-2.5 text-left shadow-sm transition hover:shadow focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring', NOTE_COLOR_CLASSES[note.color].card)}
+    >
+      <p className="line-clamp-5 whitespace-pre-wrap break-words text-[13px] leading-snug">{note.content || <span className="italic text-muted-foreground">Empty note</span>}</p>
+      <p className="mt-2 flex justify-between gap-2 text-[11px] text-muted-foreground">
+        <span className="truncate">{note.authorName}</span>
+        <span className="shrink-0">{formatNoteDate(note.updated)}</span>
+      </p>
+    </button>
+  )
+}

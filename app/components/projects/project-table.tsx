@@ -1,0 +1,210 @@
+import { Link } from '@remix-run/react'
+import { type ColumnDef, flexRender, getCoreRowModel, getExpandedRowModel, useReactTable, type ExpandedState } from '@tanstack/react-table'
+import { ChevronDown, ChevronRight, FolderPlus, MoreHorizontal, Settings, Trash2, Users } from 'lucide-react'
+import { useMemo, useState, type ReactNode } from 'react'
+import type { ProjectNode } from '~/domain/projects/projects.server'
+import { Button } from '~/components/ui/button'
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '~/components/ui/dropdown-menu'
+import { Tooltip } from '~/components/ui/tooltip'
+import { cn } from '~/utils/cn'
+import { DeleteProjectDialog, NewProjectDialog } from './project-dialogs'
+
+/**
+ * The System(s) column slot. It shows the count of systems assigned to the project; the fleet
+ * issue replaces it with connection-state tags (agent name and last seen on hover).
+ */
+export function ProjectSystemsCell({ project }: { project: ProjectNode }) {
+  if (project.systemsCount === 0) return <span className="text-muted-foreground">—</span>
+  return (
+    <span className="tabular-nums">
+      {project.systemsCount} system{project.systemsCount === 1 ? '' : 's'}
+    </span>
+  )
+}
+
+function IconAction({ label, children }: { label: string; children: ReactNode }) {
+  return <Tooltip content={label}>{children}</Tooltip>
+}
+
+/**
+ * Nested projects as an expandable table: name, System(s), actions (add sub-project, members,
+ * settings, delete) and a row menu (View, Activity, Settings). Rows come pre-filtered to what
+ * the user may view, with per-row capability flags.
+ */
+export function ProjectTable({
+  organizationId,
+  projects,
+  empty,
+  newProjectOpen,
+  onNewProjectOpenChange,
+}: {
+  organizationId: string
+  projects: ProjectNode[]
+  empty: ReactNode
+  /** the page's 'New Project' button opens the same dialog for a top-level project */
+  newProjectOpen: boolean
+  onNewProjectOpenChange: (open: boolean) => void
+}) {
+  const [expanded, setExpanded] = useState<ExpandedState>(true)
+  const [subProjectOf, setSubProjectOf] = useState<{ id: string; name: string } | null>(null)
+  const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null)
+
+  const columns = useMemo<ColumnDef<ProjectNode>[]>(
+    () => [
+      {
+        id: 'name',
+        header: 'Name',
+        cell: ({ row }) => {
+          const p = row.original
+          return (
+            <div className="flex items-center gap-1" style={{ paddingLeft: row.depth * 20 }}>
+              {row.getCanExpand() ? (
+                <button
+                  type="button"
+                  onClick={row.getToggleExpandedHandler()}
+                  aria-label={row.getIsExpanded() ? `Collapse ${p.name}` : `Expand ${p.name}`}
+                  className="rounded p-0.5 text-muted-foreground hover:bg-accent"
+                >
+                  {row.getIsExpanded() ? <ChevronDown className="size-4" /> : <ChevronRight className="size-4" />}
+                </button>
+              ) : (
+                <span className="inline-block w-5" />
+              )}
+              <div className="min-w-0">
+                <Link to={p.linkTo} className="font-medium hover:underline">
+                  {p.name}
+                </Link>
+                {p.description ? <p className="truncate text-xs text-muted-foreground">{p.description}</p> : null}
+              </div>
+            </div>
+          )
+        },
+      },
+      { id: 'systems', header: 'System(s)', cell: ({ row }) => <ProjectSystemsCell project={row.original} /> },
+      {
+        id: 'actions',
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row }) => {
+          const p = row.original
+          return (
+            <div className="flex items-center justify-end gap-0.5">
+              {p.canCreateSubProject ? (
+                <IconAction label="Add sub-project">
+                  <Button variant="ghost" size="icon" className="size-7" aria-label={`Add sub-project to ${p.name}`} onClick={() => setSubProjectOf({ id: p.id, name: p.name })}>
+                    <FolderPlus />
+                  </Button>
+                </IconAction>
+              ) : null}
+              {p.canUpdate ? (
+                <>
+                  <IconAction label="Members">
+                    <Button asChild variant="ghost" size="icon" className="size-7">
+                      <Link to={`${p.linkTo}/settings#membership`} aria-label={`Members of ${p.name}`}>
+                        <Users />
+                      </Link>
+                    </Button>
+                  </IconAction>
+                  <IconAction label="Settings">
+                    <Button asChild variant="ghost" size="icon" className="size-7">
+                      <Link to={`${p.linkTo}/settings`} aria-label={`Settings of ${p.name}`}>
+                        <Settings />
+                      </Link>
+                    </Button>
+                  </IconAction>
+                </>
+              ) : null}
+              {p.canDelete ? (
+                <IconAction label="Delete">
+                  <Button variant="ghost" size="icon" className="size-7 text-destructive hover:text-destructive" aria-label={`Delete ${p.name}`} onClick={() => setDeleting({ id: p.id, name: p.name })}>
+                    <Trash2 />
+                  </Button>
+                </IconAction>
+              ) : null}
+              <DropdownMenu>
+                <DropdownMenuTrigger asChild>
+                  <Button variant="ghost" size="icon" className="size-7" aria-label={`More for ${p.name}`}>
+                    <MoreHorizontal />
+                  </Button>
+                </DropdownMenuTrigger>
+                <DropdownMenuContent align="end">
+                  <DropdownMenuItem asChild>
+                    <Link to={p.linkTo}>View</Link>
+                  </DropdownMenuItem>
+                  {p.canUpdate ? (
+                    <>
+                      <DropdownMenuItem asChild>
+                        <Link to={`${p.linkTo}/audit`}>Activity</Link>
+                      </DropdownMenuItem>
+                      <DropdownMenuItem asChild>
+                        <Link to={`${p.linkTo}/settings`}>Settings</Link>
+                      </DropdownMenuItem>
+                    </>
+                  ) : null}
+                </DropdownMenuContent>
+              </DropdownMenu>
+            </div>
+          )
+        },
+      },
+    ],
+    [],
+  )
+
+  const table = useReactTable({
+    data: projects,
+    columns,
+    state: { expanded },
+    onExpandedChange: setExpanded,
+    getSubRows: (row) => row.subRows,
+    getRowId: (row) => row.id,
+    getCoreRowModel: getCoreRowModel(),
+    getExpandedRowModel: getExpandedRowModel(),
+  })
+
+  return (
+    <>
+      {projects.length === 0 ? (
+        empty
+      ) : (
+        <div className="overflow-hidden rounded-lg border bg-card">
+          <table className="w-full text-[13px]">
+            <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((header) => (
+                    <th key={header.id} className={cn('px-3 py-2 font-medium', header.id === 'systems' && 'w-48', header.id === 'actions' && 'w-48')}>
+                      {flexRender(header.column.columnDef.header, header.getContext())}
+                    </th>
+                  ))}
+                </tr>
+              ))}
+            </thead>
+            <tbody>
+              {table.getRowModel().rows.map((row) => (
+                <tr key={row.id} data-testid="project-row" data-project={row.original.name} className="border-b last:border-0 hover:bg-muted/30">
+                  {row.getVisibleCells().map((cell) => (
+                    <td key={cell.id} className="px-3 py-1.5 align-middle">
+                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <NewProjectDialog
+        organizationId={organizationId}
+        parent={subProjectOf}
+        open={newProjectOpen || subProjectOf !== null}
+        onOpenChange={(open) => {
+          if (!open) {
+            setSubProjectOf(null)
+            onNewProjectOpenChange(false)
+          }
+        }}
+      />
+      <DeleteProjectDialog organizationId={organizationId} project={deleting} onOpenChange={(open) => !open && setDeleting(null)} />
+    </>
+  )
+}

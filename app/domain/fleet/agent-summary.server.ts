@@ -1,0 +1,153 @@
+import { type Prisma } from '@prisma/client'
+import { isConnected, packetLoss, parseTunnelStatus, remoteConnectionState, weightedAlertsScore } from '../agents/derived'
+import { parseJson, prisma } from '~/utils/db.server'
+import { type FleetScope } from './scope.server'
+
+/** Device properties the screens read (spec 01 section 3, Device.properties). */
+export type DeviceProperties = {
+  genlockFrequency?: number | string | null
+  inputSource?: string | null
+  inputFormat?: string | null
+  tilesInfo?: unknown
+  [key: string]: unknown
+}
+
+/** Components whose versions the Info card lists: processor, switch and tile (receiver). */
+export const VERSION_COMPONENTS = ['processor', 'switch', 'receiver'] as const
+
+export type VersionEntry = { component: string; product: string; software: string | null; firmware: string | null; count: number }
+
+/** What the agent's processor and devices say about it, for tables and the Info card. */
+export type DeviceSummary = {
+  processorInput: string | null
+  processorInputFormat: string | null
+  processorGenlockFrequency: string | null
+  processorTiles: number | null
+  tiles: number
+  deviceVersions: VersionEntry[]
+  /** e.g. 'Processor 4.2.1, Switch 1.0.3, Tile 2.11' */
+  deviceVersionsSummary: string
+}
+
+const COMPONENT_LABEL: Record<string, string> = { processor: 'Processor', switch: 'Switch', receiver: 'Tile' }
+
+type DeviceRow = { component: string; product: string; versionSoftware: string | null; versionFirmware: string | null; properties: string; count: number }
+
+/** Tile count from a processor's tilesInfo: a number, or an object/array carrying one. */
+function tilesFrom(info: unknown): number | null {
+  if (typeof info === 'number') return info
+  if (Array.isArray(info)) return info.length
+  if (info && typeof info === 'object') {
+    const o = info as Record<string, unknown>
+    for (const key of ['count', 'total', 'tiles', 'connected']) if (typeof o[key] === 'number') return o[key] as number
+  }
+  return null
+}
+
+export function summarizeDevices(devices: DeviceRow[]): DeviceSummary {
+  const processor = devices.find((d) => d.component === 'processor')
+  const props = parseJson<DeviceProperties>(processor?.properties, {})
+  const versions = new Map<string, VersionEntry>()
+  for (const d of devices) {
+    if (!(VERSION_COMPONENTS as readonly string[]).includes(d.component)) continue
+    const key = [d.component, d.product, d.versionSoftware, d.versionFirmware].join('\u0000')
+    const entry = versions.get(key) ?? { component: d.component, product: d.product, software: d.versionSoftware, firmware: d.versionFirmware, count: 0 }
+    entry.count += d.count
+    versions.set(key, entry)
+  }
+  const deviceVersions = [...versions.values()].sort((a, b) => VERSION_COMPONENTS.indexOf(a.component as never) - VERSION_COMPONENTS.indexOf(b.component as never))
+  const summary = VERSION_COMPONENTS.flatMap((c) => {
+    const first = deviceVersions.find((v) => v.component === c && (v.software || v.firmware))
+    return first ? [`${COMPONENT_LABEL[c]} ${first.software ?? first.firmware}`] : []
+  }).join(', ')
+  const genlock = props.genlockFrequency
+  return {
+    processorInput: props.inputSource ?? null,
+    processorInputFormat: props.inputFormat ?? null,
+    processorGenlockFrequency: genlock == null || genlock === '' ? null : typeof genlock === 'number' ? `${genlock} Hz` : String(genlock),
+    processorTiles: tilesFrom(props.tilesInfo),
+    tiles: devices.filter((d) => d.component === 'receiver').reduce((n, d) => n + d.count, 0),
+    deviceVersions,
+    deviceVersionsSummary: summary,
+  }
+}
+
+export const agentSelect = {
+  id: true,
+  clientName: true,
+  serial: true,
+  product: true,
+  version: true,
+  enabled: true,
+  lastSeen: true,
+  lastIp: true,
+  tunnelStatus: true,
+  dataSegsOut: true,
+  dsackDups: true,
+  totalRetrans: true,
+  alertsCount: true,
+  alertsSeverity: true,
+  deviationsCount: true,
+  deviationsSeverity: true,
+} satisfies Prisma.AgentSelect
+
+type AgentBase = Prisma.AgentGetPayload<{ select: typeof agentSelect }>
+
+/** The fields every agent row shows, derived the same way everywhere (derived.ts). */
+export function agentCore(agent: AgentBase, now = Date.now()) {
+  const connected = isConnected(agent.enabled, agent.lastSeen, now)
+  const remote = remoteConnectionState(connected, agent.tunnelStatus)
+  return {
+    id: agent.id,
+    name: agent.clientName || agent.id,
+    serial: agent.serial,
+    product: agent.product,
+    version: agent.version,
+    isConnected: connected,
+    tunnelStatus: parseTunnelStatus(agent.tunnelStatus) ?? null,
+    isTunnelConnected: parseTunnelStatus(agent.tunnelStatus) === true,
+    remoteConnectionState: remote.state,
+    tunnelStatusMessage: remote.message,
+    lastSeen: agent.lastSeen?.toISOString() ?? null,
+    lastIp: agent.lastIp,
+    packetLoss: packetLoss(agent),
+    alertsCount: agent.alertsCount,
+    alertsSeverity: agent.alertsSeverity,
+    deviationsCount: agent.deviationsCount,
+    deviationsSeverity: agent.deviationsSeverity,
+    weightedAlertsScore: weightedAlertsScore(agent),
+  }
+}
+
+/** Whether the viewer may open a remote connection through one of the agent's systems. */
+export function canConnect(scope: FleetScope, systems: { projectId: string | null }[]): boolean {
+  const a = scope.access
+  if (a.can('org.agents.connect') || a.can('org.agents.connect.admin')) return true
+  return systems.some((s) => s.projectId && (a.can('project.agents.connect', s.projectId) || a.can('project.agents.connect.admin', s.projectId)))
+}
+
+/** The visible systems and device summaries of a few agents (one page of a table). */
+export async function loadAgentExtras(scope: FleetScope, agentIds: string[]) {
+  const systems = await prisma.system.findMany({
+    where: { agentId: { in: agentIds }, ...scope.visibleSystemWhere() },
+    select: { id: true, key: true, name: true, projectId: true, agentId: true, alertsCount: true, alertsSeverity: true, deviationsCount: true, deviationsSeverity: true },
+    orderBy: { key: 'asc' },
+  })
+  // no component filter in SQL: the planner would pick the component index and walk every tile of the fleet
+  const devices = await prisma.device.findMany({
+    where: { systemId: { in: systems.map((s) => s.id) } },
+    select: { component: true, product: true, versionSoftware: true, versionFirmware: true, properties: true, count: true, system: { select: { agentId: true } } },
+  })
+  const byAgent = new Map<string, { systems: typeof systems; devices: DeviceRow[] }>(agentIds.map((id) => [id, { systems: [], devices: [] }]))
+  for (const s of systems) byAgent.get(s.agentId)!.systems.push(s)
+  for (const d of devices) if ((VERSION_COMPONENTS as readonly string[]).includes(d.component)) byAgent.get(d.system.agentId)!.devices.push(d)
+  return new Map(
+    [...byAgent].map(([id, { systems, devices }]) => [
+      id,
+      {
+        systems: systems.map((s) => ({ ...s, name: s.name || s.key, projectName: s.projectId ? (scope.projects.get(s.projectId)?.name ?? null) : null })),
+        summary: summarizeDevices(devices),
+      },
+    ]),
+  )
+}

@@ -1,0 +1,160 @@
+import { Prisma } from '@prisma/client'
+import { type Actor } from '../actor'
+import { prisma } from '~/utils/db.server'
+import { type FleetScope, loadFleetScope } from './scope.server'
+
+const sql = Prisma.sql
+
+export type MetricsView = 'system' | 'device'
+export const METRICS_ROW_LIMIT = 100
+
+/** Issue counts by severity: critical 2, error 3, warning 4, notice 5, info 6. */
+const breakdownColumns = sql`
+  SUM(CASE WHEN i."severity" = 2 THEN 1 ELSE 0 END) AS critical,
+  SUM(CASE WHEN i."severity" = 3 THEN 1 ELSE 0 END) AS error,
+  SUM(CASE WHEN i."severity" = 4 THEN 1 ELSE 0 END) AS warning,
+  SUM(CASE WHEN i."severity" = 6 THEN 1 ELSE 0 END) AS info,
+  SUM(CASE WHEN i."severity" = 5 THEN 1 ELSE 0 END) AS notice,
+  COUNT(i."id") AS issueCount,
+  -- priority: the two worst levels (critical, and error as the spec's 'Severe')
+  SUM(CASE WHEN i."severity" IN (2, 3) THEN 1 ELSE 0 END) AS priorityIssueCount`
+
+type BreakdownRow = { critical: bigint | null; error: bigint | null; warning: bigint | null; info: bigint | null; notice: bigint | null; issueCount: bigint; priorityIssueCount: bigint | null }
+const n = (v: bigint | number | null | undefined) => Number(v ?? 0)
+const breakdown = (r: BreakdownRow) => ({
+  issueCount: n(r.issueCount),
+  priorityIssueCount: n(r.priorityIssueCount),
+  issueBreakdown: { critical: n(r.critical), error: n(r.error), warning: n(r.warning), info: n(r.info), notice: n(r.notice) },
+})
+
+/** Visible systems of the organization: System s joined to Agent a, and the condition to put in WHERE. */
+const SYSTEMS = sql`"System" s JOIN "Agent" a ON a."id" = s."agentId"`
+const visibleSystems = (scope: FleetScope) => sql`a."organizationId" = ${scope.organizationId} AND ${scope.visibleSystemSql('s')}`
+
+async function metricsBySystem(scope: FleetScope) {
+  const rows = await prisma.$queryRaw<(BreakdownRow & { id: string; key: string; name: string; agentId: string; agentName: string; projectId: string | null; deviceCount: bigint | null })[]>(sql`
+    SELECT s."id" AS id, s."key" AS key, s."name" AS name, a."id" AS agentId, a."clientName" AS agentName, s."projectId" AS projectId,
+      (SELECT SUM(d."count") FROM "Device" d WHERE d."systemId" = s."id") AS deviceCount, ${breakdownColumns}
+    FROM ${SYSTEMS} JOIN "Issue" i ON i."systemId" = s."id" AND i."isActive" = 1
+    WHERE ${visibleSystems(scope)}
+    GROUP BY s."id" ORDER BY priorityIssueCount DESC, issueCount DESC, s."key" LIMIT ${METRICS_ROW_LIMIT}`)
+  return rows.map((r) => ({
+    key: r.id,
+    label: r.name || r.key,
+    type: 'other' as const,
+    componentType: 'system',
+    agent: r.agentId,
+    agentName: r.agentName || r.agentId,
+    project: r.projectId,
+    projectName: r.projectId ? (scope.projects.get(r.projectId)?.name ?? '') : '',
+    organization: scope.organizationId,
+    organizationName: scope.access.organization.name,
+    deviceCount: n(r.deviceCount),
+    ...breakdown(r),
+  }))
+}
+
+async function metricsByDevice(scope: FleetScope) {
+  const rows = await prisma.$queryRaw<(BreakdownRow & { systemId: string; deviceKey: string | null; component: string; label: string | null; agentId: string; agentName: string; projectId: string | null; deviceCount: bigint | null })[]>(sql`
+    SELECT s."id" AS systemId, i."deviceKey" AS deviceKey, MIN(i."component") AS component, d."name" AS label, d."count" AS deviceCount,
+      a."id" AS agentId, a."clientName" AS agentName, s."projectId" AS projectId, ${breakdownColumns}
+    FROM ${SYSTEMS} JOIN "Issue" i ON i."systemId" = s."id" AND i."isActive" = 1
+    LEFT JOIN "Device" d ON d."systemId" = s."id" AND d."key" = i."deviceKey"
+    WHERE ${visibleSystems(scope)}
+    GROUP BY s."id", COALESCE(i."deviceKey", i."component")
+    ORDER BY priorityIssueCount DESC, issueCount DESC LIMIT ${METRICS_ROW_LIMIT}`)
+  return rows.map((r) => ({
+    key: `${r.systemId}/${r.deviceKey ?? r.component}`,
+    label: r.label || r.deviceKey || r.component,
+    type: r.deviceKey ? ('component' as const) : ('other' as const),
+    componentType: r.component,
+    agent: r.agentId,
+    agentName: r.agentName || r.agentId,
+    project: r.projectId,
+    projectName: r.projectId ? (scope.projects.get(r.projectId)?.name ?? '') : '',
+    organization: scope.organizationId,
+    organizationName: scope.access.organization.name,
+    deviceCount: n(r.deviceCount ?? 1),
+    ...breakdown(r),
+  }))
+}
+
+/**
+ * Organization dashboard (spec 02 section 2): the metrics table ('Aggregate by System' or
+ * 'Reporting Devices'), fleet software/firmware versions and 'Tiles Over Temp'. Needs org.metrics.view.
+ */
+export async function dashboard(actor: Actor, organizationId: string, view: MetricsView) {
+  const scope = await loadFleetScope(actor, organizationId, 'org.metrics.view')
+  scope.access.require('org.metrics.view')
+  const [metrics, devices, hot] = await Promise.all([
+    view === 'device' ? metricsByDevice(scope) : metricsBySystem(scope),
+    // one pass over the devices (covered by the Device fleet index) for the versions panel and the tile total
+    prisma.$queryRaw<{ component: string; product: string; software: string | null; firmware: string | null; count: bigint }[]>(sql`
+      SELECT d."component" AS component, d."product" AS product, d."versionSoftware" AS software, d."versionFirmware" AS firmware, SUM(d."count") AS count
+      FROM ${SYSTEMS} JOIN "Device" d ON d."systemId" = s."id"
+      WHERE ${visibleSystems(scope)}
+      GROUP BY d."component", d."product", d."versionSoftware", d."versionFirmware"`),
+    prisma.$queryRaw<{ high: bigint | null }[]>(sql`
+      SELECT SUM(i."latestCount") AS high FROM ${SYSTEMS} JOIN "Issue" i ON i."systemId" = s."id"
+      WHERE ${visibleSystems(scope)} AND i."key" = 'recv.tempHigh' AND i."isActive" = 1`),
+  ])
+  const group = (kind: 'software' | 'firmware') => {
+    const map = new Map<string, { type: string; product: string; version: string; count: number }>()
+    for (const r of devices) {
+      const version = r[kind]
+      if (!version) continue
+      const key = `${r.component}\u0000${r.product}\u0000${version}`
+      const entry = map.get(key) ?? { type: r.component, product: r.product, version, count: 0 }
+      entry.count += n(r.count)
+      map.set(key, entry)
+    }
+    return [...map.values()].sort((a, b) => a.type.localeCompare(b.type) || a.product.localeCompare(b.product) || b.count - a.count)
+  }
+  const receivers = devices.filter((r) => r.component === 'receiver').reduce((sum, r) => sum + n(r.count), 0)
+  const high = Math.min(receivers, n(hot[0]?.high))
+  return {
+    organization: { id: scope.organizationId, name: scope.access.organization.name },
+    view,
+    metrics,
+    versions: { software: group('software'), firmware: group('firmware') },
+    tilesOverTemp: [
+      { key: 'Normal', count: receivers - high },
+      { key: 'High', count: high },
+    ],
+  }
+}
+
+export type SearchResult = { type: 'organization' | 'project' | 'system'; id: string; label: string; detail: string; to: string }
+
+/**
+ * Dashboard live search: case-insensitive substring over the organization name, viewable projects
+ * (without projects that only hold sub-projects and no agents) and visible systems.
+ */
+export async function fleetSearch(actor: Actor, organizationId: string, text: string): Promise<SearchResult[]> {
+  const scope = await loadFleetScope(actor, organizationId, 'org.metrics.view')
+  const q = text.trim().toLowerCase()
+  if (!q) return []
+  const base = `/organization/${organizationId}`
+  const results: SearchResult[] = []
+  const org = scope.access.organization
+  if (org.name.toLowerCase().includes(q)) results.push({ type: 'organization', id: org.id, label: org.name, detail: 'Organization', to: `${base}/projects` })
+  const matching = scope.viewableProjectIds.filter((id) => scope.projects.get(id)!.name.toLowerCase().includes(q))
+  const withSystems = new Set(
+    (await prisma.system.groupBy({ by: ['projectId'], where: { projectId: { in: matching } } })).map((r) => r.projectId),
+  )
+  for (const id of matching) {
+    const hasChildren = [...scope.projects.values()].some((p) => p.parentId === id)
+    if (hasChildren && !withSystems.has(id)) continue
+    const path = scope.projectPath(id)
+    results.push({ type: 'project', id, label: path.at(-1)!.name, detail: path.length > 1 ? path.slice(0, -1).map((p) => p.name).join(' / ') : 'Project', to: `${base}/projects/${id}` })
+  }
+  const escaped = q.replace(/[\\%_]/g, (c) => `\\${c}`)
+  const systems = await prisma.$queryRaw<{ id: string; key: string; name: string; agentId: string; agentName: string; projectId: string | null }[]>(sql`
+    SELECT s."id" AS id, s."key" AS key, s."name" AS name, a."id" AS agentId, a."clientName" AS agentName, s."projectId" AS projectId
+    FROM ${SYSTEMS} WHERE ${visibleSystems(scope)} AND (s."name" LIKE ${`%${escaped}%`} ESCAPE '\\' OR s."key" LIKE ${`%${escaped}%`} ESCAPE '\\')
+    ORDER BY s."name" LIMIT 20`)
+  for (const s of systems) {
+    results.push({ type: 'system', id: s.id, label: s.name || s.key, detail: `${s.agentName || s.agentId}${s.projectId ? ` · ${scope.projects.get(s.projectId)?.name ?? ''}` : ''}`, to: `${base}/agents/${s.agentId}` })
+  }
+  return results.slice(0, 40)
+}

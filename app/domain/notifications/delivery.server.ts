@@ -1,0 +1,398 @@
+import { Prisma } from '@prisma/client'
+import { getOrganizationAccess, type OrganizationAccess } from '../access/access.server'
+import { severityLabel } from '../agents/derived'
+import { userActor } from '../auth/session.server'
+import { escapeHtml } from '../auth/verification.server'
+import { onChange } from '../events/bus.server'
+import { sendMail } from '../mail/mail.server'
+import { organizationMemberIds } from '../organizations/organizations.server'
+import { reachesThreshold } from './severity'
+import { prisma } from '~/utils/db.server'
+import { getConfig } from '~/utils/env.server'
+
+/**
+ * E-mail notifications for alerts and deviations (spec 02 sections 2 and 4).
+ *
+ * 1. `onIssueChangeEvent` (fed by ingest's 'issue' change events, after its commit) and
+ *    `onIssuesActivated` (issue ids, for any other caller) decide who must hear about each active issue and writes one pending NotificationDelivery row
+ *    per (user, issue, activation, severity). The unique constraint makes this idempotent: a second
+ *    report of the same still-active issue adds nothing; an escalation (a smaller severity number)
+ *    within the same activation adds a row and so a new e-mail.
+ * 2. The flusher sends each user's pending rows once the oldest has waited NOTIFY_BATCH_MS: one
+ *    row becomes one e-mail, several become one digest (a fleet-wide fault is one e-mail, not
+ *    hundreds). The queue lives in the database, so a restart loses nothing.
+ *
+ * Who: members of the issue's organization who can see its project (project.view through the
+ * access engine, checked again at send time) and whose nearest subscription (project, parent
+ * projects, organization, default) lets the severity through. Unassigned systems notify nobody.
+ */
+
+export type IssueActivation = { issueId: string }
+
+const STATUS = { pending: 'pending', sending: 'sending', sent: 'sent', skipped: 'skipped' } as const
+
+type SubscriptionRow = { userId: string; level: string; target: string; alerts: number; deviations: number }
+
+const issueInclude = {
+  system: {
+    select: {
+      id: true,
+      key: true,
+      name: true,
+      projectId: true,
+      agent: { select: { id: true, clientName: true, organizationId: true } },
+    },
+  },
+} as const
+
+type IssueWithSystem = Prisma.IssueGetPayload<{ include: typeof issueInclude }>
+
+/** The nearest existing subscription for a project wins: project, its parents, organization, default. */
+function thresholdFor(subscriptions: SubscriptionRow[], chain: string[], organizationId: string, kind: string): number {
+  const nearest =
+    chain.map((projectId) => subscriptions.find((s) => s.level === 'project' && s.target === projectId)).find(Boolean) ??
+    subscriptions.find((s) => s.level === 'organization' && s.target === organizationId) ??
+    subscriptions.find((s) => s.level === 'default')
+  if (!nearest) return 0
+  return kind === 'deviation' ? nearest.deviations : nearest.alerts
+}
+
+/** Loads access for each user once per organization; users who lost membership are left out. */
+async function accessesFor(organizationId: string, userIds: string[]): Promise<Map<string, OrganizationAccess>> {
+  const users = await prisma.user.findMany({
+    where: { id: { in: userIds }, disabled: false, isAgent: false },
+    select: { id: true, email: true, name: true, isAdmin: true },
+  })
+  const accesses = new Map<string, OrganizationAccess>()
+  for (const user of users) {
+    const access = await getOrganizationAccess(userActor(user, { ip: '', userAgent: '' }), organizationId).catch(() => null)
+    if (access) accesses.set(user.id, access)
+  }
+  return accesses
+}
+
+/** Project ids from `projectId` up to the root. */
+function chainOf(parents: Map<string, string | null>, projectId: string): string[] {
+  const chain: string[] = []
+  for (let id: string | null | undefined = projectId; id && !chain.includes(id); id = parents.get(id)) chain.push(id)
+  return chain
+}
+
+/**
+ * Writes the pending deliveries one organization's active issues call for. Thresholds and
+ * deduplication are settled first from a few queries, so the common case (a repeated report
+ * everybody was already told about) loads no access at all.
+ */
+async function queueForOrganization(organizationId: string, issues: IssueWithSystem[]): Promise<number> {
+  const organization = await prisma.organization.findUnique({ where: { id: organizationId }, select: { ownerId: true } })
+  if (!organization) return 0
+  const memberIds = await organizationMemberIds(prisma, organizationId, organization.ownerId)
+  const subscriptions = await prisma.subscription.findMany({
+    where: { userId: { in: memberIds }, OR: [{ level: 'default' }, { organizationId }] },
+    select: { userId: true, level: true, target: true, alerts: true, deviations: true },
+  })
+  const subscriberIds = [...new Set(subscriptions.map((s) => s.userId))]
+  if (subscriberIds.length === 0) return 0
+  const [projects, earlier] = await Promise.all([
+    prisma.project.findMany({ where: { organizationId }, select: { id: true, parentId: true } }),
+    prisma.notificationDelivery.findMany({
+      where: { issueId: { in: issues.map((i) => i.id) }, userId: { in: subscriberIds } },
+      select: { userId: true, issueId: true, activation: true, severity: true },
+    }),
+  ])
+  const parents = new Map(projects.map((p) => [p.id, p.parentId]))
+
+  const candidates: { userId: string; issue: IssueWithSystem }[] = []
+  for (const userId of subscriberIds) {
+    const own = subscriptions.filter((s) => s.userId === userId)
+    for (const issue of issues) {
+      const chain = chainOf(parents, issue.system.projectId!)
+      if (!reachesThreshold(issue.severity, thresholdFor(own, chain, organizationId, issue.kind))) continue
+      // Already told about this activation at this severity or a worse one: nothing new to say.
+      const told = earlier.some((d) => d.userId === userId && d.issueId === issue.id && d.activation === issue.activation && d.severity <= issue.severity)
+      if (!told) candidates.push({ userId, issue })
+    }
+  }
+  if (candidates.length === 0) return 0
+
+  const accesses = await accessesFor(organizationId, [...new Set(candidates.map((c) => c.userId))])
+  let queued = 0
+  for (const { userId, issue } of candidates) {
+    const access = accesses.get(userId)
+    const projectId = issue.system.projectId!
+    // Never for data the subscriber cannot see.
+    if (!access?.hasProject(projectId) || !access.can('project.view', projectId)) continue
+    try {
+      await prisma.notificationDelivery.create({ data: { userId, issueId: issue.id, activation: issue.activation, severity: issue.severity } })
+      queued++
+    } catch (error) {
+      // Another evaluation (or web node) queued the same delivery first.
+      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')) throw error
+    }
+  }
+  return queued
+}
+
+/** Queues deliveries for the active issues matching `where`; returns how many were queued. */
+async function queueNotifications(where: Prisma.IssueWhereInput): Promise<number> {
+  const issues = await prisma.issue.findMany({ where: { AND: [where, { isActive: true }] }, include: issueInclude })
+  const byOrganization = new Map<string, IssueWithSystem[]>()
+  for (const issue of issues) {
+    const organizationId = issue.system.agent.organizationId
+    // Data of unassigned systems is visible to nobody, so it notifies nobody.
+    if (!organizationId || !issue.system.projectId) continue
+    byOrganization.set(organizationId, [...(byOrganization.get(organizationId) ?? []), issue])
+  }
+  let queued = 0
+  for (const [organizationId, list] of byOrganization) queued += await queueForOrganization(organizationId, list)
+  return queued
+}
+
+/**
+ * Queues notifications for issues that became active or escalated. Safe to call more than once
+ * for the same issue: deliveries are deduplicated per (user, issue, activation, severity).
+ * Returns how many deliveries were queued.
+ */
+export function onIssuesActivated(events: IssueActivation[]): Promise<number> {
+  const ids = [...new Set(events.map((e) => e.issueId))]
+  return ids.length ? queueNotifications({ id: { in: ids } }) : Promise.resolve(0)
+}
+
+/**
+ * Ingest announces changed issues as an 'issue' change event whose ids are the systems whose
+ * issues changed (app/domain/agents/ingest.server.ts). Issue ids are accepted as well.
+ */
+export function onIssueChangeEvent(ids: string[]): Promise<number> {
+  return ids.length ? queueNotifications({ OR: [{ systemId: { in: ids } }, { id: { in: ids } }] }) : Promise.resolve(0)
+}
+
+// ------------------------------------------------------------------------------- sending
+
+type DeliveryItem = {
+  deliveryId: string
+  kind: string
+  severity: number
+  escalated: boolean
+  message: string
+  component: string
+  organizationName: string
+  projectPath: string
+  agentName: string
+  systemName: string
+  link: string
+}
+
+/** Loads what one user's claimed deliveries describe, dropping any the user can no longer see. */
+async function describeDeliveries(userId: string, rows: { id: string; issueId: string; activation: number; severity: number }[]): Promise<DeliveryItem[]> {
+  const issues = await prisma.issue.findMany({ where: { id: { in: rows.map((r) => r.issueId) } }, include: issueInclude })
+  const issueById = new Map(issues.map((i) => [i.id, i]))
+  const organizationIds = [...new Set(issues.map((i) => i.system.agent.organizationId).filter((id): id is string => Boolean(id)))]
+  const [organizations, projects, accessList, worse] = await Promise.all([
+    prisma.organization.findMany({ where: { id: { in: organizationIds } }, select: { id: true, name: true } }),
+    prisma.project.findMany({ where: { organizationId: { in: organizationIds } }, select: { id: true, name: true } }),
+    Promise.all(organizationIds.map(async (id) => [id, (await accessesFor(id, [userId])).get(userId)] as const)),
+    // Earlier deliveries of the same activations at a milder severity: these rows are escalations.
+    prisma.notificationDelivery.findMany({
+      where: { userId, issueId: { in: rows.map((r) => r.issueId) }, status: STATUS.sent },
+      select: { issueId: true, activation: true, severity: true },
+    }),
+  ])
+  const orgName = new Map(organizations.map((o) => [o.id, o.name]))
+  const projectName = new Map(projects.map((p) => [p.id, p.name]))
+  const access = new Map(accessList)
+  const { publicUrl } = getConfig()
+
+  const items: DeliveryItem[] = []
+  for (const row of rows) {
+    const issue = issueById.get(row.issueId)
+    const organizationId = issue?.system.agent.organizationId
+    const projectId = issue?.system.projectId
+    const userAccess = organizationId ? access.get(organizationId) : undefined
+    if (!issue || !organizationId || !projectId || !userAccess?.hasProject(projectId) || !userAccess.can('project.view', projectId)) continue
+    items.push({
+      deliveryId: row.id,
+      kind: issue.kind,
+      severity: row.severity,
+      escalated: worse.some((d) => d.issueId === row.issueId && d.activation === row.activation && d.severity > row.severity),
+      message: issue.message || issue.key,
+      component: issue.component,
+      organizationName: orgName.get(organizationId) ?? organizationId,
+      projectPath: userAccess
+        .projectChain(projectId)
+        .reverse()
+        .map((id) => projectName.get(id) ?? id)
+        .join(' / '),
+      agentName: issue.system.agent.clientName || issue.system.agent.id,
+      systemName: issue.system.name || issue.system.key,
+      link: `${publicUrl}/organization/${organizationId}/agents/${issue.system.agent.id}`,
+    })
+  }
+  return items
+}
+
+const kindLabel = (kind: string) => (kind === 'deviation' ? 'deviation' : 'alert')
+const headline = (item: DeliveryItem) =>
+  `${severityLabel(item.severity)} ${kindLabel(item.kind)}${item.escalated ? ' (escalated)' : ''}`
+
+function itemFields(item: DeliveryItem): [string, string][] {
+  return [
+    ['Organization', item.organizationName],
+    ['Project', item.projectPath],
+    ['Agent', item.agentName],
+    ['System', item.systemName],
+    ['Component', item.component],
+    ['Severity', severityLabel(item.severity)],
+    ['Message', item.message],
+  ]
+}
+
+function singleMail(user: { name: string }, item: DeliveryItem, settingsLink: string) {
+  const fields = itemFields(item)
+  const verb = item.escalated ? 'escalated' : 'became active'
+  return {
+    subject: `[Pixelfleet] ${headline(item)} on ${item.agentName}: ${item.message}`,
+    text: [
+      `Hello ${user.name},`,
+      '',
+      `${item.kind === 'deviation' ? 'A deviation' : 'An alert'} ${verb}:`,
+      '',
+      ...fields.map(([label, value]) => `${`${label}:`.padEnd(14)}${value}`),
+      '',
+      `Open the agent: ${item.link}`,
+      '',
+      `You receive this e-mail because of your notification settings: ${settingsLink}`,
+    ].join('\n'),
+    html:
+      `<p>Hello ${escapeHtml(user.name)},</p><p>${item.kind === 'deviation' ? 'A deviation' : 'An alert'} ${verb}:</p><table cellpadding="3">` +
+      fields.map(([label, value]) => `<tr><td><strong>${label}</strong></td><td>${escapeHtml(value)}</td></tr>`).join('') +
+      `</table><p><a href="${item.link}">Open the agent</a></p>` +
+      `<p style="color:#666">You receive this e-mail because of your <a href="${settingsLink}">notification settings</a>.</p>`,
+  }
+}
+
+function digestMail(user: { name: string }, items: DeliveryItem[], settingsLink: string) {
+  const sorted = [...items].sort((a, b) => a.severity - b.severity || a.organizationName.localeCompare(b.organizationName))
+  const line = (item: DeliveryItem) =>
+    `${headline(item)} | ${item.organizationName} / ${item.projectPath} | agent ${item.agentName}, system ${item.systemName}, ${item.component}: ${item.message}`
+  return {
+    subject: `[Pixelfleet] ${items.length} alerts and deviations need your attention`,
+    text: [
+      `Hello ${user.name},`,
+      '',
+      `${items.length} alerts and deviations became active or escalated:`,
+      '',
+      ...sorted.flatMap((item) => [`- ${line(item)}`, `  ${item.link}`]),
+      '',
+      `You receive this e-mail because of your notification settings: ${settingsLink}`,
+    ].join('\n'),
+    html:
+      `<p>Hello ${escapeHtml(user.name)},</p><p>${items.length} alerts and deviations became active or escalated:</p>` +
+      `<table cellpadding="3"><tr>${['Severity', 'Organization', 'Project', 'Agent', 'System', 'Component', 'Message'].map((h) => `<th align="left">${h}</th>`).join('')}</tr>` +
+      sorted
+        .map(
+          (item) =>
+            `<tr><td>${escapeHtml(headline(item))}</td><td>${escapeHtml(item.organizationName)}</td><td>${escapeHtml(item.projectPath)}</td>` +
+            `<td><a href="${item.link}">${escapeHtml(item.agentName)}</a></td><td>${escapeHtml(item.systemName)}</td><td>${escapeHtml(item.component)}</td><td>${escapeHtml(item.message)}</td></tr>`,
+        )
+        .join('') +
+      `</table><p style="color:#666">You receive this e-mail because of your <a href="${settingsLink}">notification settings</a>.</p>`,
+  }
+}
+
+/** Claims rows still pending (so two flushers never send the same row) and returns the claimed ones. */
+async function claim<R extends { id: string }>(rows: R[]): Promise<R[]> {
+  const claimed = await prisma.$transaction(async (tx) => {
+    const won: R[] = []
+    for (const row of rows) {
+      const { count } = await tx.notificationDelivery.updateMany({ where: { id: row.id, status: STATUS.pending }, data: { status: STATUS.sending } })
+      if (count === 1) won.push(row)
+    }
+    return won
+  })
+  return claimed
+}
+
+/**
+ * Sends every user's pending deliveries whose batch window has passed (`force` ignores the
+ * window). One pending item makes one e-mail; several make one digest. Returns e-mails sent.
+ */
+export async function flushNotifications(options: { now?: Date; force?: boolean } = {}): Promise<number> {
+  const now = options.now ?? new Date()
+  const windowMs = getConfig().NOTIFY_BATCH_MS
+  const pending = await prisma.notificationDelivery.findMany({
+    where: { status: STATUS.pending },
+    select: { id: true, userId: true, issueId: true, activation: true, severity: true, createdAt: true },
+    orderBy: { createdAt: 'asc' },
+  })
+  const byUser = new Map<string, typeof pending>()
+  for (const row of pending) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row])
+
+  let sent = 0
+  for (const [userId, rows] of byUser) {
+    if (!options.force && now.getTime() - rows[0]!.createdAt.getTime() < windowMs) continue
+    const claimed = await claim(rows)
+    if (claimed.length === 0) continue
+    const user = await prisma.user.findUnique({ where: { id: userId }, select: { name: true, email: true, disabled: true } })
+    const items = user && !user.disabled ? await describeDeliveries(userId, claimed) : []
+    const deliverable = new Set(items.map((i) => i.deliveryId))
+    const skippedIds = claimed.filter((r) => !deliverable.has(r.id)).map((r) => r.id)
+    if (skippedIds.length) await prisma.notificationDelivery.updateMany({ where: { id: { in: skippedIds } }, data: { status: STATUS.skipped } })
+    if (!user || items.length === 0) continue
+    const settingsLink = `${getConfig().publicUrl}/settings/notifications`
+    const mail = items.length === 1 ? singleMail(user, items[0]!, settingsLink) : digestMail(user, items, settingsLink)
+    const email = await sendMail({ to: user.email, kind: items.length === 1 ? 'issueNotification' : 'issueDigest', ...mail })
+    await prisma.notificationDelivery.updateMany({ where: { id: { in: [...deliverable] } }, data: { status: STATUS.sent, emailId: email.id } })
+    sent++
+  }
+  return sent
+}
+
+// ------------------------------------------------------------------------------- service
+
+/**
+ * Runs delivery inside the server process: listens for 'issue' change events and flushes on a
+ * short tick. `idle` waits for work in flight; `stop` ends both and waits, so tests exit.
+ */
+export function startNotificationDelivery(): { idle: () => Promise<void>; stop: () => Promise<void> } {
+  const windowMs = getConfig().NOTIFY_BATCH_MS
+  let work: Promise<unknown> = Promise.resolve()
+  // One piece of work at a time: evaluations and flushes never overlap.
+  const enqueue = (task: () => Promise<unknown>) => {
+    work = work.then(task).catch((error) => console.error('[notifications]', error))
+  }
+  // Events arriving while an evaluation waits are coalesced into it (busy ingest, one query set).
+  let changed = new Set<string>()
+  const unsubscribe = onChange((event) => {
+    if (event.kind !== 'issue' || !event.ids?.length) return
+    const scheduled = changed.size > 0
+    for (const id of event.ids) changed.add(id)
+    if (scheduled) return
+    enqueue(() => {
+      const ids = [...changed]
+      changed = new Set()
+      return onIssueChangeEvent(ids)
+    })
+  })
+  let flushing = false
+  const timer = setInterval(() => {
+    if (flushing) return
+    flushing = true
+    enqueue(() => flushNotifications().finally(() => (flushing = false)))
+  }, Math.min(Math.max(windowMs, 100), 1000))
+  timer.unref()
+  const idle = async () => {
+    // Work enqueued while waiting joins the chain: wait until it stops growing.
+    for (let current = work; ; current = work) {
+      await current
+      if (current === work) return
+    }
+  }
+  return {
+    idle,
+    stop: async () => {
+      clearInterval(timer)
+      unsubscribe()
+      await idle()
+    },
+  }
+}

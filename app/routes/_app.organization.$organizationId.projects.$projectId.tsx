@@ -1,0 +1,48 @@
+import { type LoaderFunctionArgs } from '@remix-run/node'
+import { Outlet, useRouteLoaderData, type UIMatch } from '@remix-run/react'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { PageHeader } from '~/components/page-header'
+import { type BreadcrumbHandle } from '~/components/shell/breadcrumbs'
+import { LinkTabs } from '~/components/ui/tabs'
+import { getProject } from '~/domain/projects/projects.server'
+import { requireUser } from '~/utils/auth.server'
+import { domainCall } from '~/utils/errors.server'
+
+/** Project page layout: the project, its visible parent chain (breadcrumb) and capability flags. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { actor } = await requireUser(request)
+  const project = await domainCall(() => getProject(actor, params.organizationId!, params.projectId!))
+  return { project }
+}
+
+export type ProjectLayoutData = Awaited<ReturnType<typeof loader>>
+export const useProject = () => useRouteLoaderData<ProjectLayoutData>('routes/_app.organization.$organizationId.projects.$projectId')!.project
+
+export const handle: BreadcrumbHandle = {
+  breadcrumb: (match: UIMatch<unknown, unknown>) => {
+    const data = match.data as ProjectLayoutData | undefined
+    return data ? data.project.chain.map((p) => ({ label: p.name, to: p.linkTo })) : null
+  },
+}
+
+export default function ProjectLayout() {
+  const project = useProject()
+  const caps = project.capabilities
+  const tabs = [
+    caps.canMetricsView && { to: 'overview', label: 'Overview' },
+    caps.canView && { to: 'agents', label: 'Agents' },
+    caps.canView && { to: 'devices', label: 'Devices' },
+    caps.canView && { to: 'issues', label: 'Issues' },
+    caps.canUpdate && { to: 'audit', label: 'Activity' },
+    caps.canUpdate && { to: 'settings', label: 'Settings' },
+  ].filter((t): t is { to: string; label: string } => Boolean(t))
+  return (
+    <div>
+      <PageHeader title={project.name} subtitle={project.description || undefined} />
+      <LinkTabs className="mb-4" tabs={tabs.map((t) => ({ ...t, to: `${project.linkTo}/${t.to}` }))} />
+      <Outlet />
+    </div>
+  )
+}
+
+export const ErrorBoundary = GeneralErrorBoundary

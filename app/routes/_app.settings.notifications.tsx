@@ -1,0 +1,200 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { useFetcher, useLoaderData } from '@remix-run/react'
+import { BellRing, Building2, FolderTree, Globe, Send } from 'lucide-react'
+import { useEffect } from 'react'
+import { toast } from 'sonner'
+import { z } from 'zod'
+import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { SeveritySlider, Switch } from '~/components/notifications/severity-controls'
+import { Button } from '~/components/ui/button'
+import { Card } from '~/components/ui/card'
+import { Tooltip } from '~/components/ui/tooltip'
+import { invalid } from '~/domain/errors'
+import { listSubscriptionTree, testNotification, updateSubscription, type SubscriptionLevel, type SubscriptionView } from '~/domain/notifications/subscriptions.server'
+import { requireUser } from '~/utils/auth.server'
+import { cn } from '~/utils/cn'
+import { domainCall, formAction, type ActionFailure } from '~/utils/errors.server'
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { actor } = await requireUser(request)
+  return domainCall(() => listSubscriptionTree(actor))
+}
+
+export const meta: MetaFunction = () => [{ title: 'Notifications · Pixelfleet' }]
+export const handle = { breadcrumb: () => ({ label: 'Notifications', to: '.' }) }
+
+const intentSchema = z.enum(['create', 'update', 'delete', 'test'])
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { actor } = await requireUser(request)
+  const form = Object.fromEntries(await request.formData()) as Record<string, string>
+  const intent = intentSchema.safeParse(form.intent)
+  const sliders = { alerts: form.alerts, deviations: form.deviations }
+  switch (intent.success ? intent.data : null) {
+    case 'create':
+      return formAction(() => updateSubscription(actor, { doc: { level: form.level, target: form.target, ...sliders } }))
+    case 'update':
+      return formAction(() => updateSubscription(actor, { id: form.id, doc: sliders }))
+    case 'delete':
+      return formAction(() => updateSubscription(actor, { id: form.id }))
+    case 'test':
+      return formAction(() => testNotification(actor, { organization: form.organization, project: form.project || null }), 'Notification sent')
+    default:
+      return formAction(() => Promise.reject(invalid('Unknown action')))
+  }
+}
+
+type Levels = { alerts: number; deviations: number }
+const OFF: Levels = { alerts: 0, deviations: 0 }
+
+type RowModel = {
+  key: string
+  level: SubscriptionLevel
+  target: string
+  name: string
+  depth: number
+  icon: 'default' | 'organization' | 'project'
+  subscription: SubscriptionView | null
+  /** what applies when this row has no override: the nearest subscription above it */
+  inherited: Levels
+  test?: { organization: string; project?: string }
+}
+
+/** Flattens the tree into rows, each knowing what it inherits (project -> parents -> organization -> default). */
+function buildRows(tree: ReturnType<typeof useLoaderData<typeof loader>>): RowModel[] {
+  const levels = (s: SubscriptionView | null, fallback: Levels): Levels => (s ? { alerts: s.alerts, deviations: s.deviations } : fallback)
+  const defaults = levels(tree.default, OFF)
+  const rows: RowModel[] = [
+    { key: 'default', level: 'default', target: '', name: 'Default', depth: 0, icon: 'default', subscription: tree.default, inherited: OFF },
+  ]
+  for (const org of tree.organizations) {
+    const orgLevels = levels(org.subscription, defaults)
+    rows.push({ key: org.id, level: 'organization', target: org.id, name: org.name, depth: 0, icon: 'organization', subscription: org.subscription, inherited: defaults, test: { organization: org.id } })
+    const effective = new Map<string, Levels>()
+    for (const project of org.projects) {
+      const inherited = (project.parentId && effective.get(project.parentId)) || orgLevels
+      effective.set(project.id, levels(project.subscription, inherited))
+      rows.push({
+        key: project.id,
+        level: 'project',
+        target: project.id,
+        name: project.name,
+        depth: project.depth + 1,
+        icon: 'project',
+        subscription: project.subscription,
+        inherited,
+        test: { organization: org.id, project: project.id },
+      })
+    }
+  }
+  return rows
+}
+
+/** User settings, Notifications: the default row and an override per organization and project. */
+export default function NotificationsTab() {
+  const tree = useLoaderData<typeof loader>()
+  const rows = buildRows(tree)
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-sm text-muted-foreground">
+        Choose which alerts and deviations are e-mailed to you. Each organization and project uses the nearest override above it; switch an override on to
+        set its own levels.
+      </p>
+      <Card className="overflow-x-auto">
+        <table className="w-full text-[13px]" aria-label="Notification subscriptions">
+          <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
+            <tr>
+              <th className="px-3 py-2 font-medium">Scope</th>
+              <th className="px-3 py-2 font-medium">Override</th>
+              <th className="px-3 py-2 font-medium">Alerts</th>
+              <th className="px-3 py-2 font-medium">Deviations</th>
+              <th className="px-3 py-2">
+                <span className="sr-only">Test</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <SubscriptionRow key={row.key} row={row} />
+            ))}
+          </tbody>
+        </table>
+      </Card>
+      {tree.organizations.length === 0 ? (
+        <p className="text-sm text-muted-foreground">You are not a member of any organization yet; the default levels apply to organizations you join.</p>
+      ) : null}
+    </div>
+  )
+}
+
+const ICONS = { default: Globe, organization: Building2, project: FolderTree }
+
+function SubscriptionRow({ row }: { row: RowModel }) {
+  const save = useFetcher<typeof action>()
+  const test = useFetcher<typeof action>()
+  useToastFailure(save.state, save.data)
+  useToastFailure(test.state, test.data, true)
+
+  // Optimistic: while a change is in flight, show what it will make.
+  const pending = save.formData ? Object.fromEntries(save.formData) : null
+  const on = pending?.intent === 'create' ? true : pending?.intent === 'delete' ? false : row.subscription !== null
+  const own: Levels | null = row.subscription ? { alerts: row.subscription.alerts, deviations: row.subscription.deviations } : null
+  const shown: Levels = pending?.intent === 'update' ? { alerts: Number(pending.alerts), deviations: Number(pending.deviations) } : on ? (own ?? row.inherited) : row.inherited
+
+  const submit = (fields: Record<string, string | number>) => save.submit(fields, { method: 'post' })
+  const toggle = (checked: boolean) =>
+    checked
+      ? submit({ intent: 'create', level: row.level, target: row.target, alerts: row.inherited.alerts, deviations: row.inherited.deviations })
+      : row.subscription && submit({ intent: 'delete', id: row.subscription.id })
+  const change = (field: keyof Levels, step: number) => row.subscription && submit({ intent: 'update', id: row.subscription.id, ...shown, [field]: step })
+
+  const Icon = ICONS[row.icon]
+  const label = row.level === 'default' ? 'default levels' : row.name
+  return (
+    <tr className={cn('border-b last:border-0', row.level !== 'project' && 'bg-muted/20')}>
+      <td className="px-3 py-2">
+        <span className="flex items-center gap-2" style={{ paddingLeft: `${row.depth * 18}px` }}>
+          <Icon className="size-4 shrink-0 text-muted-foreground" />
+          <span className={cn(row.level !== 'project' && 'font-medium')}>{row.name}</span>
+          {row.level === 'default' ? <span className="text-xs text-muted-foreground">all organizations and projects</span> : null}
+        </span>
+      </td>
+      <td className="px-3 py-2">
+        <Switch checked={on} onCheckedChange={toggle} label={`Override for ${label}`} disabled={save.state !== 'idle'} />
+      </td>
+      <td className="px-3 py-2">
+        <SeveritySlider label={`Alerts for ${label}`} value={shown.alerts} disabled={!on || !row.subscription} onCommit={(step) => change('alerts', step)} />
+      </td>
+      <td className="px-3 py-2">
+        <SeveritySlider label={`Deviations for ${label}`} value={shown.deviations} disabled={!on || !row.subscription} onCommit={(step) => change('deviations', step)} />
+      </td>
+      <td className="px-3 py-2 text-right">
+        {row.test ? (
+          <Tooltip content="Send a test e-mail">
+            <Button
+              variant="ghost"
+              size="sm"
+              disabled={test.state !== 'idle'}
+              onClick={() => test.submit({ intent: 'test', organization: row.test!.organization, project: row.test!.project ?? '' }, { method: 'post' })}
+            >
+              {test.state !== 'idle' ? <BellRing className="animate-pulse" /> : <Send />}
+              Test
+            </Button>
+          </Tooltip>
+        ) : null}
+      </td>
+    </tr>
+  )
+}
+
+/** Toasts a finished request's error (and, when asked, its success message). */
+function useToastFailure(state: string, data: { ok: boolean; message?: string } | undefined, toastSuccess = false) {
+  useEffect(() => {
+    if (state !== 'idle' || !data) return
+    if (data.ok) {
+      if (toastSuccess && data.message) toast.success(data.message)
+    } else toast.error((data as ActionFailure).message || 'An unrecognized error has occurred')
+  }, [state, data, toastSuccess])
+}
+
+export const ErrorBoundary = GeneralErrorBoundary

@@ -1,0 +1,26 @@
+/** Date and time as people read it in tables, e.g. "Nov 22, 2026, 14:05". */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined) return ''
+  const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value)
+  if (Number.isNaN(date.getTime())) return ''
+  return date.toLocaleString('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false })
+}
+
+/** "N ago" with at most two units; seconds only under 5 minutes (spec 01 section 9). */
+export function timeAgo(value: string | number | Date, now = Date.now()): string {
+  const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value)
+  let seconds = Math.max(0, Math.round((now - date.getTime()) / 1000))
+  if (seconds < 5) return 'just now'
+  const units: [string, number][] = [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]]
+  const parts: string[] = []
+  for (const [label, size] of units) {
+    if (label === 's' && (parts.length > 0 || seconds >= 300)) break
+    const n = Math.floor(seconds / size)
+    if (n > 0 || (label === 's' && parts.length === 0)) {
+      parts.push(`${n}${label}`)
+      seconds -= n * size
+    }
+    if (parts.length === 2) break
+  }
+  return `${parts.join(' ')} ago`
+}

@@ -1,0 +1,62 @@
+/**
+ * pixelfleet: the command-line client of the portal. One root command; each command group lives
+ * in cli/commands/. It talks to /client/v1 with a personal API token (see README 'CLI').
+ */
+import { pathToFileURL } from 'node:url'
+import { Command, CommanderError } from 'commander'
+import { registerAgentsCommands } from './commands/agents'
+import { registerAuthCommands } from './commands/auth'
+import { registerEnrollCommand } from './commands/enroll'
+import { registerSimulateCommand } from './commands/simulate'
+import { DEFAULT_URL } from './config'
+import { wantsJson } from './context'
+import { ExitCode, reportError } from './errors'
+
+export function createProgram(): Command {
+  const program = new Command('pixelfleet')
+    .description('Pixelfleet portal from the command line')
+    .version(process.env.npm_package_version ?? '25.3.0', '-V, --version')
+    .option('--url <url>', `portal address (default: $PIXELFLEET_URL, the last login's portal, or ${DEFAULT_URL})`)
+    .option('--json', 'print machine-readable JSON')
+    .showHelpAfterError('(run with --help for usage)')
+    // Options before a command name belong to pixelfleet, after it to the command: `simulate` hands
+    // its own --url (the broker) to the simulator untouched.
+    .enablePositionalOptions()
+    // Set before the subcommands are added, so they inherit it: main() maps usage errors to exit code 2.
+    .exitOverride()
+  registerAuthCommands(program)
+  registerEnrollCommand(program)
+  registerAgentsCommands(program)
+  registerSimulateCommand(program)
+  // --url and --json are accepted after the command name too (`pixelfleet agents list --json`).
+  for (const command of leafCommands(program)) {
+    if (command.name() === 'simulate') continue
+    command.option('--url <url>', 'portal address').option('--json', 'print machine-readable JSON')
+  }
+  return program
+}
+
+function leafCommands(command: Command): Command[] {
+  return command.commands.length ? command.commands.flatMap(leafCommands) : [command]
+}
+
+/** Runs the CLI and returns the exit code (never calls process.exit itself). */
+export async function main(argv: string[]): Promise<number> {
+  const program = createProgram()
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+    // A delegating command (simulate) reports its own outcome through process.exitCode.
+    return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander already printed its message (or the help / version text).
+      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? ExitCode.ok : ExitCode.usage
+    }
+    return reportError(error, { json: wantsJson(argv) })
+  }
+}
+
+// `npm run cli -- ...` runs this file directly; the installed bin goes through bin.js.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = await main(process.argv.slice(2))
+}

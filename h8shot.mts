@@ -1,0 +1,21 @@
+import { chromium } from 'playwright-core'
+const [, , path, out, user = 'owner@demo.pixelfleet.io', w = '1400', h = '900'] = process.argv
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'] })
+const context = await browser.newContext({ baseURL: 'http://127.0.0.1:3800', viewport: { width: Number(w), height: Number(h) } })
+const page = await context.newPage()
+page.on('console', (m) => { if (m.type() === 'error') console.log('console:', m.text()) })
+page.on('response', (r) => { if (r.status() >= 400) console.log('HTTP', r.status(), r.url()) })
+page.on('pageerror', (e) => console.log('pageerror:', e.message))
+await page.goto('/login')
+await page.getByLabel('Email').fill(user)
+await page.getByLabel('Password', { exact: true }).fill('Pixelfleet-demo-1')
+await page.getByRole('button', { name: 'Login' }).click()
+await page.waitForURL((u) => !u.pathname.startsWith('/login'))
+const t = Date.now()
+await page.goto(path)
+await page.waitForLoadState('networkidle').catch(() => {})
+console.log('loaded in', Date.now() - t, 'ms')
+if (process.env.CLICK) for (const sel of process.env.CLICK.split('||')) { await page.locator(sel).first().click(); await page.waitForTimeout(600) }
+await page.waitForTimeout(Number(process.env.WAIT ?? 800))
+await page.screenshot({ path: out, fullPage: process.env.FULL === '1' })
+await browser.close()

@@ -1,0 +1,314 @@
+import { EventEmitter } from 'node:events'
+import { type MqttClient } from 'mqtt'
+import { z } from 'zod'
+import {
+  type AgentCall,
+  type AgentCallRequest,
+  type AgentCallResult,
+  type ClientConfigResult,
+  PROVISIONING_USERNAME,
+  agentCallSchemas,
+  agentConfigTopic,
+  agentRequestTopic,
+  agentStatusTopic,
+  agentTopicPrefix,
+  clientConfigResultSchema,
+  provisionRequestTopic,
+  provisionResponseTopic,
+  registerResultSchema,
+} from '../broker/protocol'
+import { type AgentCredentials, type CredentialStore } from './credentials'
+import { MqttRpc, isBadCredentials, openConnection } from './mqtt-rpc'
+import { toSystemReports } from './report'
+import { type SimulatedSite } from './site'
+
+export type VirtualAgentOptions = {
+  /** mqtt://host:port or ws://host:port/mqtt */
+  url: string
+  site: SimulatedSite
+  provisioningKey: string
+  credentials: CredentialStore
+  /** how often the agent ticks its devices and sends updateClientState */
+  reportIntervalMs: number
+  /** how often it pings (TCP metrics); defaults to the report interval within 1 to 5 minutes */
+  pingIntervalMs?: number
+  requestTimeoutMs?: number
+  connectTimeoutMs?: number
+}
+
+/** Keys of the portal-held configuration this agent obeys (setClientConfig, or pushed on the config topic). */
+export const obeyedConfigSchema = z.object({
+  /** overrides the report interval, 1 s to 1 h */
+  reportIntervalSeconds: z.number().min(1).max(3600).optional(),
+  /** remote connect switched on (true) or off (false) on the agent side */
+  remoteConnect: z.boolean().optional(),
+})
+
+type AgentEvents = {
+  /** configuration received (pushed on the retained topic or answered by getClientConfig) */
+  config: [ClientConfigResult]
+  /** a state report was committed by the portal */
+  report: [AgentCallResult<'updateClientState'>]
+  /** something failed in the background (a report, a ping); the agent carries on */
+  problem: [Error]
+}
+
+/**
+ * One simulated agent speaking the real protocol (docs/agent-protocol.md) over its own MQTT
+ * connection: register with the provisioning key (once; credentials persist), reconnect with its
+ * own id and secret and a Last Will, then ping and report its site's state on a timer.
+ */
+export class VirtualAgent extends EventEmitter<AgentEvents> {
+  readonly site: SimulatedSite
+  agentId?: string
+  config?: ClientConfigResult
+  /** where the relay is, asked for once the agent is enrolled */
+  tunnelConfig?: AgentCallResult<'getTunnelConfig'>
+  reports = 0
+  private client?: MqttClient
+  private rpc?: MqttRpc
+  private timers: NodeJS.Timeout[] = []
+  private reportIntervalMs: number
+  private stopped = false
+
+  constructor(private readonly options: VirtualAgentOptions) {
+    super()
+    this.site = options.site
+    this.reportIntervalMs = options.reportIntervalMs
+  }
+
+  get enrolled() {
+    return this.config?.enrolled ?? false
+  }
+
+  get connected() {
+    return this.client?.connected ?? false
+  }
+
+  /** Registers if needed, connects, and sends a first ping and state report. */
+  async connect(): Promise<void> {
+    const { credentials: store } = this.options
+    let credentials = await store.load(this.site.serial)
+    if (!credentials) credentials = await this.register()
+    try {
+      await this.open(credentials)
+    } catch (error) {
+      // Saved credentials from another portal or a reset database: register as a new agent.
+      // A disabled agent is refused as 'not authorized' and stays refused.
+      if (!isBadCredentials(error)) throw error
+      await store.forget(this.site.serial)
+      await this.open(await this.register())
+    }
+    await this.refreshConfig()
+    await this.ping()
+    await this.report()
+  }
+
+  /** Starts the periodic pings and reports (after `connect`). */
+  run() {
+    this.schedule()
+  }
+
+  /** register: a new agent id and secret from the provisioning identity, saved for the next start. */
+  private async register(): Promise<AgentCredentials> {
+    const { url, provisioningKey, credentials: store } = this.options
+    const clientId = `prov-${this.site.serial}`
+    const client = await openConnection(url, { clientId, username: PROVISIONING_USERNAME, password: provisioningKey }, this.connectTimeout)
+    try {
+      const rpc = new MqttRpc(client, this.requestTimeout)
+      client.on('message', (_topic, payload) => rpc.handle(payload))
+      await client.subscribeAsync(provisionResponseTopic(clientId), { qos: 1 })
+      const site = this.site
+      const result = await rpc.call(
+        provisionRequestTopic(clientId),
+        { product: site.product, serial: site.serial, version: site.version, name: site.name },
+        registerResultSchema,
+      )
+      const credentials = { ...result, serial: site.serial }
+      await store.save(credentials)
+      return credentials
+    } finally {
+      await client.endAsync()
+    }
+  }
+
+  private async open({ agentId, secret }: AgentCredentials) {
+    const will = { topic: agentStatusTopic(agentId), payload: Buffer.from(JSON.stringify({ online: false })), qos: 1 as const, retain: false }
+    const client = await openConnection(
+      this.options.url,
+      { clientId: agentId, username: agentId, password: secret, will, reconnectPeriod: 2000 + Math.floor(Math.random() * 1000) },
+      this.connectTimeout,
+    )
+    this.client = client
+    this.agentId = agentId
+    this.rpc = new MqttRpc(client, this.requestTimeout)
+    client.on('error', (error) => this.emit('problem', error))
+    client.on('message', (topic, payload) => this.onMessage(topic, payload))
+    // Announce presence again after every reconnect; the Will covers the opposite.
+    client.on('connect', () => this.announce(true))
+    await client.subscribeAsync([`${agentTopicPrefix(agentId)}res/+`, agentConfigTopic(agentId)], { qos: 1 })
+    this.announce(true)
+  }
+
+  private announce(online: boolean) {
+    if (!this.client || !this.agentId) return Promise.resolve()
+    return this.client.publishAsync(agentStatusTopic(this.agentId), JSON.stringify({ online }), { qos: 1 }).catch(() => undefined)
+  }
+
+  private onMessage(topic: string, payload: Buffer) {
+    if (this.agentId && topic === agentConfigTopic(this.agentId)) {
+      const parsed = clientConfigResultSchema.safeParse(safeJson(payload))
+      if (parsed.success) this.applyConfig(parsed.data)
+      return
+    }
+    this.rpc?.handle(payload)
+  }
+
+  /** Adopts the portal's configuration: enrollment state, and the keys in `obeyedConfigSchema`. */
+  private applyConfig(config: ClientConfigResult) {
+    const newlyEnrolled = config.enrolled && !this.config?.enrolled
+    this.config = config
+    if (newlyEnrolled) void this.getTunnelConfig().catch((error: Error) => this.emit('problem', error))
+    const obeyed = obeyedConfigSchema.safeParse(config.config)
+    const seconds = obeyed.success ? obeyed.data.reportIntervalSeconds : undefined
+    const interval = seconds ? seconds * 1000 : this.options.reportIntervalMs
+    if (interval !== this.reportIntervalMs) {
+      this.reportIntervalMs = interval
+      if (this.timers.length) this.schedule()
+    }
+    this.emit('config', config)
+  }
+
+  /** getClientConfig, adopting the answer like a pushed configuration. */
+  async refreshConfig() {
+    const config = await this.call('getClientConfig', {})
+    this.applyConfig(config)
+    return config
+  }
+
+  /** Resolves once the portal says this agent is enrolled (pushed config), asking after `timeoutMs`. */
+  async waitUntilEnrolled(timeoutMs: number): Promise<boolean> {
+    if (this.enrolled) return true
+    await new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer)
+        this.off('config', onConfig)
+        resolve()
+      }
+      const onConfig = (config: ClientConfigResult) => {
+        if (config.enrolled) finish()
+      }
+      const timer = setTimeout(finish, timeoutMs)
+      this.on('config', onConfig)
+    })
+    return this.enrolled || (await this.refreshConfig()).enrolled
+  }
+
+  /** Sends one protocol call and waits for its answer (QoS 1, acknowledged after the portal committed it). */
+  call<C extends AgentCall>(call: C, params: Omit<AgentCallRequest<C>, 'requestId'>): Promise<AgentCallResult<C>> {
+    if (!this.rpc || !this.agentId) return Promise.reject(new Error('The agent is not connected'))
+    return this.rpc.call(agentRequestTopic(this.agentId, call), params, agentCallSchemas[call].result)
+  }
+
+  /** createApplication: a fresh enrollment code (XXX-XX-XXX) a person can enroll this agent with. */
+  async createApplication(): Promise<string> {
+    return (await this.call('createApplication', {})).applicationCode
+  }
+
+  ping() {
+    const remoteConnect = obeyedConfigSchema.safeParse(this.config?.config ?? {})
+    // Simulated agents serve no local web UI, so remote connect reads as switched off on the agent.
+    const tunnel = remoteConnect.success && remoteConnect.data.remoteConnect === true ? 'Simulated agent: no local web interface' : false
+    return this.call('ping', { metrics: { ...this.site.tcp }, tunnel })
+  }
+
+  /** Advances the simulated devices to now and reports the full state. */
+  async report() {
+    this.site.tick(new Date())
+    const result = await this.call('updateClientState', { systems: toSystemReports(this.site.systemsSnapshot()) })
+    this.reports++
+    this.emit('report', result)
+    return result
+  }
+
+  async getTunnelConfig() {
+    this.tunnelConfig = await this.call('getTunnelConfig', {})
+    return this.tunnelConfig
+  }
+
+  /** The report interval in force (the option, or the portal's `reportIntervalSeconds`). */
+  get interval() {
+    return this.reportIntervalMs
+  }
+
+  /** setClientConfig: replaces the portal-held configuration and adopts the answer. */
+  async setClientConfig(config: Record<string, unknown>) {
+    const result = await this.call('setClientConfig', { config })
+    this.applyConfig(result)
+    return result
+  }
+
+  private schedule() {
+    this.clearTimers()
+    if (this.stopped) return
+    const every = (ms: number, task: () => Promise<unknown>) => {
+      let running = false
+      // A slow portal must not pile requests up: skip a turn while the previous one is unanswered.
+      const runOnce = () => {
+        if (running) return
+        running = true
+        task()
+          .catch((error: Error) => this.emit('problem', error))
+          .finally(() => (running = false))
+      }
+      // Spread agents over the interval so a fleet does not report in lock-step.
+      const start = setTimeout(() => {
+        this.timers.push(setInterval(runOnce, ms))
+        runOnce()
+      }, Math.floor(Math.random() * ms))
+      this.timers.push(start)
+    }
+    every(this.reportIntervalMs, () => this.report())
+    every(this.options.pingIntervalMs ?? Math.min(Math.max(this.reportIntervalMs, 60_000), 300_000), () => this.ping())
+  }
+
+  private clearTimers() {
+    for (const timer of this.timers) clearTimeout(timer)
+    this.timers = []
+  }
+
+  /** Graceful stop: timers off, an explicit offline status, a clean DISCONNECT. */
+  async stop() {
+    this.stopped = true
+    this.clearTimers()
+    const client = this.client
+    if (!client) return
+    if (client.connected) await this.announce(false)
+    this.rpc?.rejectAll(new Error('The agent stopped'))
+    await client.endAsync()
+  }
+
+  /** Drops the connection without DISCONNECT, as a crash or a cable pull would (the broker sends the Will). */
+  kill() {
+    this.stopped = true
+    this.clearTimers()
+    this.client?.stream.destroy()
+    this.client?.end(true)
+  }
+
+  private get requestTimeout() {
+    return this.options.requestTimeoutMs ?? 30_000
+  }
+
+  private get connectTimeout() {
+    return this.options.connectTimeoutMs ?? 30_000
+  }
+}
+
+function safeJson(payload: Buffer): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8'))
+  } catch {
+    return undefined
+  }
+}

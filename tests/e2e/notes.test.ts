@@ -1,0 +1,80 @@
+import { type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEMO_ORG_ID, DEMO_PASSWORD, DEMO_USERS } from '../../prisma/seed-data'
+import { launchBrowser, newPage, signIn, startPortal, type RunningPortal } from './harness'
+
+let portal: RunningPortal
+let browser: Browser
+
+beforeAll(async () => {
+  portal = await startPortal()
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await portal?.stop()
+})
+
+/** Keyboard shortcuts work once React has hydrated the page. */
+const hydrated = (page: Page) => page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter))
+
+describe('notes panel', () => {
+  it("toggles with the key 'n', ignores 'n' typed in the note, and creates a note for the page", async () => {
+    const { context, page } = await newPage(browser, portal.url)
+    await signIn(page, DEMO_USERS.owner.email, DEMO_PASSWORD)
+    await page.goto(`/organization/${DEMO_ORG_ID}/agents`)
+    await hydrated(page)
+    const panel = page.getByRole('complementary', { name: 'Notes panel' })
+    expect(await panel.count()).toBe(0)
+
+    await page.keyboard.press('n')
+    await panel.waitFor()
+    await panel.getByText('No notes').waitFor()
+    expect(await panel.getByText('Get started by creating a new note.').isVisible()).toBe(true)
+
+    await panel.getByRole('button', { name: 'New Note' }).click()
+    const textarea = panel.getByRole('textbox', { name: 'Note' })
+    await textarea.click()
+    await page.keyboard.type('Genlock on node nine needs attention')
+    expect(await panel.isVisible()).toBe(true)
+    expect(await textarea.inputValue()).toBe('Genlock on node nine needs attention')
+
+    // Leaving the unsaved form asks first; cancelling keeps the text.
+    await panel.getByRole('button', { name: 'Back to notes' }).click()
+    const confirm = page.getByRole('alertdialog')
+    await confirm.getByText('You have unsaved note changes. Are you sure you want to leave?').waitFor()
+    await confirm.getByRole('button', { name: 'Cancel' }).click()
+    expect(await textarea.inputValue()).toBe('Genlock on node nine needs attention')
+
+    await panel.getByRole('radio', { name: 'green' }).click()
+    await panel.getByRole('button', { name: 'Create' }).click()
+    await page.getByText('Note created').waitFor()
+
+    await panel.getByRole('button', { name: 'Back to notes' }).click()
+    await panel.getByText('Genlock on node nine needs attention').waitFor()
+
+    // 'n' outside a field closes the panel again.
+    await page.getByRole('heading', { name: 'Agents', exact: true }).click()
+    await page.keyboard.press('n')
+    await panel.waitFor({ state: 'detached' })
+
+    // The note is stored for this page: after a reload it is listed, and not on another page.
+    await page.reload()
+    await hydrated(page)
+    await page.getByRole('button', { name: 'Notes' }).click()
+    await panel.getByText('Genlock on node nine needs attention').waitFor()
+    // Moving to another page keeps the panel open and lists that page's notes.
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Projects' }).click()
+    await page.waitForURL((url) => url.pathname.endsWith('/projects'))
+    await panel.getByText('No notes').waitFor()
+
+    // And on the organization's Notes page.
+    await page.goto(`/organization/${DEMO_ORG_ID}/notes`)
+    await page.getByRole('heading', { name: 'Notes', exact: true }).waitFor()
+    const row = page.getByRole('row').filter({ hasText: 'Genlock on node nine needs attention' })
+    await row.waitFor()
+    expect(await row.getByText(DEMO_USERS.owner.name).isVisible()).toBe(true)
+    await context.close()
+  })
+})

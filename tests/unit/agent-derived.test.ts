@@ -1,0 +1,67 @@
+import { describe, expect, test } from 'vitest'
+import {
+  isConnected,
+  isIssueActive,
+  lastSeenBucket,
+  packetLoss,
+  remoteConnectionState,
+  severityLabel,
+  summarizeIssues,
+  weightedAlertsScore,
+} from '../../app/domain/agents/derived'
+
+const now = Date.parse('2025-06-01T12:00:00Z')
+const ago = (ms: number) => new Date(now - ms)
+const MIN = 60_000
+
+describe('agent derived state', () => {
+  test('connected means enabled and seen within 30 minutes', () => {
+    expect(isConnected(true, ago(29 * MIN), now)).toBe(true)
+    expect(isConnected(true, ago(31 * MIN), now)).toBe(false)
+    expect(isConnected(false, ago(1 * MIN), now)).toBe(false)
+    expect(isConnected(true, null, now)).toBe(false)
+  })
+
+  test('remote connection state texts', () => {
+    expect(remoteConnectionState(false, 'true').state).toBe('Not connected')
+    expect(remoteConnectionState(true, 'true').state).toBe('Connected')
+    expect(remoteConnectionState(true, 'false').state).toBe('Disabled')
+    expect(remoteConnectionState(true, 'null')).toEqual({ state: 'Unavailable', message: 'unable to establish tunnel' })
+    expect(remoteConnectionState(true, 'relay refused')).toEqual({ state: 'Unavailable', message: 'relay refused' })
+    expect(remoteConnectionState(true, null).state).toBe('Unknown')
+  })
+
+  test('packet loss follows the spec formula to one decimal', () => {
+    expect(packetLoss({ dataSegsOut: 2000, dsackDups: 10, totalRetrans: 50 })).toBe('2.0%')
+    expect(packetLoss({ dataSegsOut: 3000, dsackDups: 0, totalRetrans: 37 })).toBe('1.2%')
+    expect(packetLoss({ dataSegsOut: 100, dsackDups: 5, totalRetrans: 1 })).toBe('0.0%')
+    expect(packetLoss({ dataSegsOut: 0, dsackDups: 0, totalRetrans: 0 })).toBeNull()
+  })
+
+  test('weighted alerts score raises counts to info minus worst severity', () => {
+    // 3 critical alerts: 3^(6-2) = 81; 2 notice deviations: 2^(6-5) = 2
+    expect(weightedAlertsScore({ alertsCount: 3, alertsSeverity: 2, deviationsCount: 2, deviationsSeverity: 5 })).toBe(83)
+    expect(weightedAlertsScore({ alertsCount: 0, alertsSeverity: -1, deviationsCount: 0, deviationsSeverity: -1 })).toBe(0)
+    expect(weightedAlertsScore({ alertsCount: 2, alertsSeverity: 4, deviationsCount: 0, deviationsSeverity: -1 })).toBe(4)
+  })
+
+  test('issues are active with a count, or briefly after their last report', () => {
+    expect(isIssueActive(1, ago(5 * 24 * 60 * MIN), now)).toBe(true)
+    expect(isIssueActive(0, ago(5 * MIN), now)).toBe(true)
+    expect(isIssueActive(0, ago(16 * MIN), now)).toBe(false)
+    expect(summarizeIssues([{ severity: 4, isActive: true }, { severity: 2, isActive: true }, { severity: 2, isActive: false }, { severity: 5, isActive: true }])).toEqual({ count: 3, severity: 2 })
+    expect(summarizeIssues([])).toEqual({ count: 0, severity: -1 })
+    expect(severityLabel(-1)).toBe('None')
+    expect(severityLabel(3)).toBe('Error')
+  })
+
+  test('last-seen buckets', () => {
+    expect(lastSeenBucket(ago(30_000), now)).toBe('Now')
+    expect(lastSeenBucket(ago(3 * MIN), now)).toBe('< 5 min')
+    expect(lastSeenBucket(ago(45 * MIN), now)).toBe('30-60 min')
+    expect(lastSeenBucket(ago(2 * 60 * MIN), now)).toBe('1-3 h')
+    expect(lastSeenBucket(ago(36 * 60 * MIN), now)).toBe('1-2 d')
+    expect(lastSeenBucket(ago(400 * 24 * 60 * MIN), now)).toBe('> 1 year')
+    expect(lastSeenBucket(null, now)).toBe('Unknown')
+  })
+})
