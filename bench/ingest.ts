@@ -1,21 +1,24 @@
-// npm run bench:ingest -- [--agents 2000] [--senders 1000] [--duration 20] [--inflight 1]
-// N agents connect over real MQTT to the real broker (its own process, broker/standalone.ts) on a
-// fresh SQLite database under /tmp; `senders` of them publish QoS 1 updateClientState as fast as
-// their acknowledgements allow (`inflight` outstanding each). Prints sustained messages/s, p50/p99
-// publish-to-PUBACK latency (= publish-to-commit: the broker acks after the commit), and the
-// broker's RSS per connected agent. Loopback only; bounded by --duration.
+// npm run bench:ingest -- [--agents 2000] [--senders 1000] [--duration 20] [--inflight 1] [--connect-rate 2000] [--in-process] [--profile]
+// N agents connect over real MQTT (TCP, loopback) to the real broker on a fresh SQLite database
+// under /tmp; `senders` of them publish QoS 1 updateClientState as fast as their acknowledgements
+// allow (`inflight` outstanding each). The broker runs in its own process (broker/standalone.ts)
+// so its CPU and RSS are its own; --in-process runs it inside the generator instead. Prints agents
+// connected and connect time, sustained messages/s, p50/p95/p99 publish-to-PUBACK latency
+// (= publish-to-commit: the broker acks after the commit), broker RSS per connected agent, and the
+// limits that capped the run. --profile writes a CPU profile of the broker to /tmp/pixelfleet-bench-prof.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import mqtt, { type MqttClient } from 'mqtt'
 import { agentRequestTopic, type UpdateClientStateRequest } from '../broker/protocol'
 import { sha256 } from '../app/domain/auth/crypto.server'
 import { loadConfig } from '../server/config'
 import { migrateDatabase } from '../server/migrate'
 import { setConfig } from '../app/utils/env.server'
-import { disconnectDatabase, prisma } from '../app/utils/db.server'
+import { disconnectDatabase, prisma, tuneDatabase } from '../app/utils/db.server'
+import { PublishTemplate, WireClient } from './mqtt-wire'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
@@ -25,27 +28,52 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '20' },
     inflight: { type: 'string', default: '1' },
     'connect-rate': { type: 'string', default: '2000' },
+    'in-process': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
   },
 })
-const AGENTS = Number(values.agents)
-const SENDERS = Math.min(Number(values.senders), AGENTS)
+const REQUESTED_AGENTS = Number(values.agents)
 const DURATION_S = Number(values.duration)
 const INFLIGHT = Number(values.inflight)
 const CONNECT_PER_S = Number(values['connect-rate'])
+const IN_PROCESS = values['in-process']
+const PROFILE_DIR = '/tmp/pixelfleet-bench-prof'
 
 const dbFile = `/tmp/pixelfleet-bench-${process.pid}.db`
 const databaseUrl = `file:${dbFile}`
 const secretOf = (i: number) => `bench-secret-${i}`
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
 
-function rssOf(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024
+function procStatus(pid: number, field: string): number {
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
 }
+const rssOf = (pid: number) => procStatus(pid, 'VmRSS') * 1024
+/** User + system CPU seconds of a process so far. */
+function cpuSecondsOf(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+const openFiles = (pid: number) => fs.readdirSync(`/proc/${pid}/fd`).length
+/** Soft RLIMIT_NOFILE; child processes inherit it, so it holds for broker and generator alike. */
+const fileLimit = () => Number(/Max open files\s+(\d+)/.exec(fs.readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? Infinity)
+const portRange = () => fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number)
 
-/** One processor with 24 tiles, a switch, a PDU; an alert whose history grows now and then. */
-function stateOf(agent: number, sequence: number): UpdateClientStateRequest {
-  const now = Date.now()
+/** Descriptors a process needs besides one per connection (stdio, SQLite files, epoll, loader threads). */
+const FD_RESERVE = 100
+const limits: string[] = []
+const nofile = fileLimit()
+const [lowPort, highPort] = portRange()
+let AGENTS = REQUESTED_AGENTS
+if (AGENTS > nofile - FD_RESERVE) {
+  AGENTS = nofile - FD_RESERVE
+  limits.push(`open files: ulimit -n is ${nofile} per process (hard limit too); the broker holds one descriptor per agent, so at most ${AGENTS} of ${REQUESTED_AGENTS} agents`)
+}
+if (AGENTS > highPort - lowPort) limits.push(`ephemeral ports ${lowPort}-${highPort} allow only ${highPort - lowPort} connections to one address`)
+const SENDERS = Math.min(Number(values.senders), AGENTS)
+
+/** One processor, 8 receiver rows, a switch, a PDU; an alert whose history gains an entry each minute. ~2.4 KB, ISO timestamps like the simulator's. */
+function stateOf(agent: number, minute: number, alertCount: number): UpdateClientStateRequest {
   return {
     systems: [
       {
@@ -57,15 +85,76 @@ function stateOf(agent: number, sequence: number): UpdateClientStateRequest {
           { id: 'sw', component: 'switch', product: 'SW24', name: 'Switch' },
           { id: 'pdu', component: 'pdu', product: 'PDU8', name: 'PDU', properties: { current: 7.2 } },
         ],
-        alerts: [{ key: 'recv.tempHigh', component: 'receiver', device: 'rx-1', message: 'Receiver over temperature', severity: 3, history: [{ timestamp: now - (now % 60_000), count: sequence % 20 < 10 ? 1 : 0 }] }],
-        deviations: [{ key: 'fw.mismatch', component: 'receiver', message: 'Firmware differs', severity: 5, history: [{ timestamp: now - (now % 3_600_000), count: 2 }] }],
+        alerts: [{ key: 'recv.tempHigh', component: 'receiver', device: 'rx-1', message: 'Receiver over temperature', severity: 3, history: [{ timestamp: new Date(minute).toISOString(), count: alertCount }] }],
+        deviations: [{ key: 'fw.mismatch', component: 'receiver', message: 'Firmware differs', severity: 5, history: [{ timestamp: new Date(minute - (minute % 3_600_000)).toISOString(), count: 2 }] }],
       },
     ],
   }
 }
 
+/** Payloads are built once per sender and minute (JSON work in the generator would steal the broker's CPU). */
+function payloadsOf(ids: string[]) {
+  const cache = new Map<number, { minute: number; templates: PublishTemplate[] }>()
+  return (agent: number, sequence: number): PublishTemplate => {
+    const now = Date.now()
+    const minute = now - (now % 60_000)
+    let entry = cache.get(agent)
+    if (entry?.minute !== minute) {
+      const topic = agentRequestTopic(ids[agent], 'updateClientState')
+      entry = { minute, templates: [1, 0].map((count) => new PublishTemplate(topic, Buffer.from(JSON.stringify(stateOf(agent, minute, count))))) }
+      cache.set(agent, entry)
+    }
+    return entry.templates[sequence % 20 < 10 ? 0 : 1]
+  }
+}
+
+type Broker = { port: number; pid: number; stop: () => Promise<void> }
+
+async function spawnBroker(): Promise<Broker> {
+  if (values.profile) fs.rmSync(PROFILE_DIR, { recursive: true, force: true })
+  const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
+  const child = spawn(process.execPath, [...profile, '--max-old-space-size=4096', '--import', 'tsx', 'broker/standalone.ts'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl, MQTT_PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = ''
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk
+      const match = /MQTT_PORT=(\d+)/.exec(out)
+      if (match) resolve(Number(match[1]))
+    })
+    child.once('exit', (code) => reject(new Error(`broker exited with ${code}`)))
+  })
+  return {
+    port,
+    pid: child.pid!,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+async function inProcessBroker(): Promise<Broker> {
+  const { startBroker, brokerLogger } = await import('../broker/broker.server')
+  await tuneDatabase()
+  const broker = await startBroker({ port: 0, host: '127.0.0.1', logger: brokerLogger('error') })
+  return {
+    port: broker.port,
+    pid: process.pid,
+    stop: async () => {
+      await broker.close()
+      await disconnectDatabase()
+    },
+  }
+}
+
 async function main() {
-  console.log(`Ingest benchmark: ${AGENTS} agents connected, ${SENDERS} sending (${INFLIGHT} in flight each), ${DURATION_S} s, database ${dbFile}`)
+  const where = IN_PROCESS ? 'in the generator process' : 'in its own process'
+  console.log(`Ingest benchmark: ${AGENTS} agents, ${SENDERS} sending (${INFLIGHT} in flight each), ${DURATION_S} s, broker ${where}; load average ${load()}`)
   fs.rmSync(dbFile, { force: true })
   await migrateDatabase(databaseUrl, root)
   setConfig(loadConfig({ ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', SEED_DEMO: 'false' }))
@@ -73,80 +162,81 @@ async function main() {
   for (let i = 0; i < AGENTS; i += 500) {
     await prisma.agent.createMany({ data: ids.slice(i, i + 500).map((id, j) => ({ id, secretHash: sha256(secretOf(i + j)), product: 'Bench', serial: id })) })
   }
-  await disconnectDatabase()
+  if (!IN_PROCESS) await disconnectDatabase()
 
-  const server = spawn(process.execPath, ['--max-old-space-size=4096', '--import', 'tsx', 'broker/standalone.ts'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, MQTT_PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = ''
-    server.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk
-      const match = /MQTT_PORT=(\d+)/.exec(out)
-      if (match) resolve(Number(match[1]))
-    })
-    server.once('exit', (code) => reject(new Error(`broker exited with ${code}`)))
-  })
-  const clients: MqttClient[] = []
+  const broker = IN_PROCESS ? await inProcessBroker() : await spawnBroker()
+  const clients: WireClient[] = []
   try {
     await new Promise((r) => setTimeout(r, 500))
-    const idleRss = rssOf(server.pid!)
+    const idleRss = rssOf(broker.pid)
+    const idleFiles = openFiles(broker.pid)
 
-    // Connect in waves so the SYN backlog and the authentication queries keep up.
+    // Connect in waves of a tenth of the rate so the accept backlog and authentication keep up.
     const connectStarted = Date.now()
     const wave = Math.max(1, Math.floor(CONNECT_PER_S / 10))
+    const failures = new Map<string, number>()
     for (let i = 0; i < AGENTS; i += wave) {
       const started = Date.now()
-      const batch = await Promise.all(
-        ids.slice(i, i + wave).map((id, j) =>
-          mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: id, username: id, password: secretOf(i + j), reconnectPeriod: 0, keepalive: 600, connectTimeout: 60_000 }),
-        ),
-      )
-      clients.push(...batch)
+      const results = await Promise.allSettled(ids.slice(i, i + wave).map((id, j) => WireClient.connect(broker.port, id, id, secretOf(i + j), 60_000)))
+      for (const result of results) {
+        if (result.status === 'fulfilled') clients.push(result.value)
+        else failures.set(result.reason.message, (failures.get(result.reason.message) ?? 0) + 1)
+      }
       await new Promise((r) => setTimeout(r, Math.max(0, 100 - (Date.now() - started))))
     }
     const connectSeconds = (Date.now() - connectStarted) / 1000
     await new Promise((r) => setTimeout(r, 1000))
-    const connectedRss = rssOf(server.pid!)
-    console.log(`connected ${clients.length} agents in ${connectSeconds.toFixed(1)} s; broker RSS ${mb(idleRss)} MB idle -> ${mb(connectedRss)} MB (${((connectedRss - idleRss) / clients.length / 1024).toFixed(1)} KB per agent)`)
+    const connectedRss = rssOf(broker.pid)
+    const brokerFiles = openFiles(broker.pid)
+    console.log(`connected ${clients.length} of ${AGENTS} agents in ${connectSeconds.toFixed(1)} s (${(clients.length / connectSeconds).toFixed(0)}/s)`)
+    for (const [reason, count] of failures) console.log(`  ${count} failed: ${reason}`)
+    console.log(`broker RSS ${mb(idleRss)} MB idle -> ${mb(connectedRss)} MB connected: ${((connectedRss - idleRss) / Math.max(1, clients.length) / 1024).toFixed(1)} KB per agent; ${brokerFiles} open files (${idleFiles} idle)`)
 
-    // First state of every sender creates its rows; not measured.
+    // The first state of each sender creates its system, devices and issues: sent before timing.
+    const payloadOf = payloadsOf(ids)
     const senders = clients.slice(0, SENDERS)
-    await Promise.all(senders.map((c, i) => c.publishAsync(agentRequestTopic(ids[i], 'updateClientState'), JSON.stringify(stateOf(i, 0)), { qos: 1 })))
+    await Promise.all(senders.map((client, i) => client.publish(payloadOf(i, 0))))
 
     const latencies: number[] = []
     let running = true
+    const brokerCpuBefore = cpuSecondsOf(broker.pid)
+    const ownCpuBefore = process.cpuUsage()
     const started = performance.now()
-    const loop = async (client: MqttClient, i: number) => {
+    const loop = async (client: WireClient, i: number) => {
       let sequence = 1
-      while (running) {
-        const payload = JSON.stringify(stateOf(i, sequence++))
+      while (running && !client.closed) {
         const sent = performance.now()
-        await client.publishAsync(agentRequestTopic(ids[i], 'updateClientState'), payload, { qos: 1 })
+        await client.publish(payloadOf(i, sequence++))
         if (running) latencies.push(performance.now() - sent)
       }
     }
     const progress = setInterval(() => process.stdout.write(`\r  ${latencies.length} acknowledged, ${(latencies.length / ((performance.now() - started) / 1000)).toFixed(0)} msg/s   `), 1000)
-    const loops = senders.flatMap((c, i) => Array.from({ length: INFLIGHT }, () => loop(c, i)))
+    const loops = senders.flatMap((client, i) => Array.from({ length: INFLIGHT }, () => loop(client, i)))
     await new Promise((r) => setTimeout(r, DURATION_S * 1000))
     running = false
     const elapsed = (performance.now() - started) / 1000
     clearInterval(progress)
-    const loadedRss = rssOf(server.pid!)
-    await Promise.all(loops)
+    const loadedRss = rssOf(broker.pid)
+    const brokerCpu = cpuSecondsOf(broker.pid) - brokerCpuBefore
+    const ownCpu = process.cpuUsage(ownCpuBefore)
+    await Promise.race([Promise.all(loops), new Promise((r) => setTimeout(r, 10_000))])
 
     latencies.sort((a, b) => a - b)
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((latencies.length * p) / 100))]?.toFixed(1)
+    const cores = (seconds: number) => (seconds / elapsed).toFixed(2)
     console.log(`\nsustained: ${(latencies.length / elapsed).toFixed(0)} state msgs/s over ${elapsed.toFixed(1)} s (${latencies.length} messages)`)
-    console.log(`publish -> PUBACK (= commit) latency: p50 ${pct(50)} ms, p99 ${pct(99)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`)
-    console.log(`broker RSS under load: ${mb(loadedRss)} MB; database ${mb(fs.statSync(dbFile).size)} MB`)
+    console.log(`publish -> PUBACK (= commit) latency: p50 ${pct(50)} ms, p95 ${pct(95)} ms, p99 ${pct(99)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`)
+    // CPU per message barely depends on how busy the machine is; msgs/s and latency do.
+    const perMessage = ((brokerCpu * 1000) / Math.max(1, latencies.length)).toFixed(3)
+    console.log(`CPU while sending: broker ${cores(brokerCpu)} cores, ${perMessage} ms per message${IN_PROCESS ? ' (with the generator)' : `; generator ${cores((ownCpu.user + ownCpu.system) / 1e6)} cores`}`)
+    console.log(`broker RSS under load ${mb(loadedRss)} MB; database ${mb(fs.statSync(dbFile).size)} MB; load average ${load()}`)
+    console.log(limits.length ? `limits hit:\n${limits.map((l) => `  - ${l}`).join('\n')}` : `limits: none hit (ulimit -n ${nofile}, ephemeral ports ${lowPort}-${highPort})`)
   } finally {
-    await Promise.all(clients.map((c) => c.endAsync(true).catch(() => {})))
-    server.kill('SIGTERM')
-    await new Promise((r) => server.once('exit', r))
+    for (const client of clients) client.end()
+    await new Promise((r) => setTimeout(r, 200))
+    await broker.stop()
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true })
+    if (values.profile && !IN_PROCESS) console.log(`CPU profile of the broker in ${PROFILE_DIR}`)
   }
 }
 

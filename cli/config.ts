@@ -10,7 +10,7 @@ const storedConfigSchema = z.object({ url: z.string(), token: z.string(), email:
 export type StoredConfig = z.infer<typeof storedConfigSchema>
 
 /** $XDG_CONFIG_HOME/pixelfleet/config.json, else ~/.config/pixelfleet/config.json. */
-export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+export function configPath(env: Record<string, string | undefined> = process.env): string {
   const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config')
   return path.join(base, 'pixelfleet', 'config.json')
 }

@@ -30,7 +30,7 @@ export type CliContext = {
  * login, else http://localhost:3000. The stored token is only sent to the portal it came from;
  * $PIXELFLEET_TOKEN (scripts, CI) overrides it.
  */
-export function resolveContext(command: Command, env: NodeJS.ProcessEnv = process.env): CliContext {
+export function resolveContext(command: Command, env: Record<string, string | undefined> = process.env): CliContext {
   const options = parseOptions(globalOptionsSchema, command.optsWithGlobals())
   const configFile = configPath(env)
   const config = readConfig(configFile)

@@ -1,7 +1,7 @@
-import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, useFetcher, useLoaderData, useNavigate, useSearchParams } from '@remix-run/react'
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { Form, useFetcher, useLoaderData, useNavigate, useSearchParams, type ShouldRevalidateFunction } from '@remix-run/react'
 import { Cpu, KeyRound } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PageHeader } from '~/components/page-header'
 import { Alert } from '~/components/ui/alert'
@@ -21,7 +21,7 @@ import {
 } from '~/domain/agents/enrollment-code'
 import { enrollAgent, listEnrollmentTargets, lookupApplication, type ApplicationLookup } from '~/domain/agents/enrollment.server'
 import { requireUser } from '~/utils/auth.server'
-import { formAction, type ActionFailure, type ActionSuccess } from '~/utils/errors.server'
+import { formAction, type ActionFailure } from '~/utils/errors.server'
 
 export const meta: MetaFunction = () => [{ title: 'Enroll Agent | Pixelfleet' }]
 export const handle = { breadcrumb: () => ({ label: 'Enroll Agent', to: '.' }) }
@@ -52,16 +52,21 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const value = form.get(name)
     return typeof value === 'string' ? value : undefined
   }
-  return formAction(() =>
-    enrollAgent(actor, {
+  return formAction(async () => {
+    const { organizationId } = await enrollAgent(actor, {
       applicationCode: params.applicationCode ?? '',
       organizationId: text('organizationId'),
       newOrganizationName: text('newOrganizationName'),
       projectId: text('projectId'),
       newProjectName: text('newProjectName'),
-    }),
-  )
+    })
+    throw redirect(`/organization/${organizationId}`)
+  })
 }
+
+/** A refused enroll changes nothing: skip the reload, which would spend a (rate-limited) lookup. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  actionResult && actionResult.ok === false ? false : defaultShouldRevalidate
 
 export default function EnrollPage() {
   const { code, lookup, lookupError } = useLoaderData<typeof loader>()
@@ -142,7 +147,7 @@ function EnrollForm() {
   const { code, lookup, targets } = useLoaderData<typeof loader>()
   const [searchParams] = useSearchParams()
   const navigate = useNavigate()
-  const fetcher = useFetcher<ActionSuccess<{ organizationId: string }> | ActionFailure>()
+  const fetcher = useFetcher<ActionFailure>()
 
   const preselected = targets.find((t) => t.id === searchParams.get('organizationId'))
   const [organization, setOrganization] = useState<ComboboxValue>(preselected ? { kind: 'option', value: preselected.id } : null)
@@ -154,12 +159,10 @@ function EnrollForm() {
   // A new organization has no projects yet: its first project is always a new one.
   const projectChoice = organization?.kind === 'new' ? NEW_PROJECT : project
 
-  const result = fetcher.data
-  const issues = result && !result.ok ? result.issues : []
-  const generalError = result && !result.ok && !issues.some((i) => i.path) ? result.message : null
-  useEffect(() => {
-    if (result?.ok) navigate(`/organization/${result.result.organizationId}`)
-  }, [result, navigate])
+  // Success redirects to the organization; only a refusal comes back here.
+  const failure = fetcher.data
+  const issues = failure?.issues ?? []
+  const generalError = failure && !issues.some((i) => i.path) ? failure.message : null
 
   const allowsEnroll = organization?.kind === 'new' || Boolean(selectedTarget?.canEnroll)
   const canSubmit = allowsEnroll && Boolean(code) && Boolean(lookup) && organization !== null && fetcher.state === 'idle'

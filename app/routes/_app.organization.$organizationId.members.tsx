@@ -334,17 +334,19 @@ function AccessRights({ member }: { member: Member }) {
                 </td>
                 <td className="py-1 text-right">
                   {right.canRemove ? (
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      aria-label={`Remove access right on ${right.scopeName}`}
-                      disabled={isPending(`unassign-${right.id}`)}
-                      onClick={() =>
-                        void run('organization/userRoleUnassign', { aclId: right.id, organizationId: organization.id }, { key: `unassign-${right.id}`, success: 'Access right removed' })
-                      }
-                    >
-                      <X />
-                    </Button>
+                    <Tooltip content="Remove access right">
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        aria-label={`Remove access right on ${right.scopeName}`}
+                        disabled={isPending(`unassign-${right.id}`)}
+                        onClick={() =>
+                          void run('organization/userRoleUnassign', { aclId: right.id, organizationId: organization.id }, { key: `unassign-${right.id}`, success: 'Access right removed' })
+                        }
+                      >
+                        <X />
+                      </Button>
+                    </Tooltip>
                   ) : null}
                 </td>
               </tr>

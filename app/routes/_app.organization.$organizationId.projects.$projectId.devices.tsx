@@ -1,15 +1,50 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { PlaceholderPage } from '~/components/placeholder'
-import { requireOrgPermission } from '~/utils/org-route.server'
+import { DeviceTree } from '~/components/fleet/device-tree'
+import { ConnectionIcon } from '~/components/fleet/status'
+import { EmptyState } from '~/components/page-header'
+import { Alert } from '~/components/ui/alert'
+import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
+import { projectDevices } from '~/domain/fleet/project.server'
+import { useOrganization } from '~/routes/_app.organization.$organizationId'
+import { requireUser } from '~/utils/auth.server'
+import { domainCall } from '~/utils/errors.server'
+import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireOrgPermission(request, params.organizationId, 'project.view', params.projectId)
-  return null
+  const { actor } = await requireUser(request)
+  return domainCall(() => projectDevices(actor, params.organizationId!, params.projectId!))
 }
 
-export default function Page() {
-  return <PlaceholderPage title="Devices" />
+/** Devices tab: each system's devices as a tree grouped by parent. */
+export default function ProjectDevices() {
+  const { systems, truncated } = useLoaderData<typeof loader>()
+  const { organization } = useOrganization()
+  useLiveRevalidate(organization.id, ['agent', 'system', 'project'])
+  if (!systems.length) return <EmptyState title="No devices" text="No system of this project (or its sub-projects) is reporting yet." />
+  return (
+    <div className="flex flex-col gap-3">
+      {truncated ? <Alert type="info">Only the first 5,000 devices are shown.</Alert> : null}
+      {systems.map((s) => (
+        <Card key={s.id}>
+          <CardHeader className="flex-row items-center gap-2 py-2">
+            <ConnectionIcon connected={s.agent.isConnected} />
+            <CardTitle>{s.name}</CardTitle>
+            <span className="text-xs text-muted-foreground">
+              <Link to={`/organization/${organization.id}/agents/${s.agent.id}`} className="hover:underline">
+                {s.agent.name}
+              </Link>
+              {s.projectName ? ` · ${s.projectName}` : ''}
+            </span>
+          </CardHeader>
+          <CardContent>
+            <DeviceTree nodes={s.tree} />
+          </CardContent>
+        </Card>
+      ))}
+    </div>
+  )
 }
 
 export const ErrorBoundary = GeneralErrorBoundary

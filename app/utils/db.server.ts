@@ -1,11 +1,26 @@
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3'
 import { PrismaClient, type Prisma } from '@prisma/client'
+import type Database from 'better-sqlite3'
 import { getConfig } from './env.server'
 import { singleton } from './singleton.server'
 
+/** The better-sqlite3 connection under each Prisma client (captured when Prisma connects). */
+const connections = new WeakMap<PrismaClient, Database>()
+
 function createClient() {
   const url = getConfig().DATABASE_URL
-  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) })
+  const adapter = new PrismaBetterSQLite3({ url })
+  const connect = adapter.connect.bind(adapter)
+  const client: PrismaClient = new PrismaClient({
+    adapter: Object.assign(adapter, {
+      connect: async () => {
+        const connection = await connect()
+        connections.set(client, (connection as unknown as { client: Database }).client)
+        return connection
+      },
+    }),
+  })
+  return client
 }
 
 /** The one Prisma client of the process. */
@@ -18,6 +33,18 @@ export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
 })
 
 export type Tx = Prisma.TransactionClient
+
+/**
+ * Prisma's own SQLite connection, for the ingest hot path (prepared statements, no query
+ * compiler). Sharing it keeps one writer per process: a second connection would make Prisma's
+ * deferred transactions fail with SQLITE_BUSY whenever ingest commits between their read and
+ * write. Callers must not write while `inTransaction` (a Prisma transaction is open).
+ */
+export async function sqliteConnection(): Promise<Database> {
+  const client = singleton('prisma', createClient)
+  if (!connections.has(client)) await client.$connect()
+  return connections.get(client)!
+}
 
 /** SQLite pragmas for a concurrent web + ingest workload: WAL, relaxed fsync, busy timeout. */
 export async function tuneDatabase() {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 import { withoutVitest } from '../../server/build'
 import { createTestDatabase } from '../setup/test-db'
 
@@ -119,4 +120,20 @@ export async function signInAs(context: BrowserContext, portal: RunningPortal, e
   } finally {
     await db.$disconnect()
   }
+}
+
+/** The portal and browser of the current test file (live bindings, set by `withPortalAndBrowser`). */
+export let portal: RunningPortal
+export let browser: Browser
+
+/** Starts one portal and one browser for the test file and stops both after its last test. */
+export function withPortalAndBrowser(env: Record<string, string> = {}) {
+  beforeAll(async () => {
+    portal = await startPortal(env)
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await portal?.stop()
+  })
 }

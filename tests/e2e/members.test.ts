@@ -1,20 +1,9 @@
-import { type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
-import { launchBrowser, newPage, portalDb, signInAs, startPortal, type RunningPortal } from './harness'
+import { browser, newPage, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
 
-let portal: RunningPortal
-let browser: Browser
-
-beforeAll(async () => {
-  portal = await startPortal()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await portal?.stop()
-})
+withPortalAndBrowser()
 
 const membersUrl = `/organization/${DEMO_ORG_ID}/members`
 

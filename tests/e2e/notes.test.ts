@@ -1,20 +1,9 @@
-import { type Browser, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_PASSWORD, DEMO_USERS } from '../../prisma/seed-data'
-import { launchBrowser, newPage, signIn, startPortal, type RunningPortal } from './harness'
+import { browser, newPage, portal, signIn, withPortalAndBrowser } from './harness'
 
-let portal: RunningPortal
-let browser: Browser
-
-beforeAll(async () => {
-  portal = await startPortal()
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await portal?.stop()
-})
+withPortalAndBrowser()
 
 /** Keyboard shortcuts work once React has hydrated the page. */
 const hydrated = (page: Page) => page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter))

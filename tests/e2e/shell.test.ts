@@ -1,20 +1,8 @@
-import { type Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
-import { launchBrowser, newPage, portalDb, signInAs, startPortal, type RunningPortal } from './harness'
+import { browser, newPage, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
 
-let portal: RunningPortal
-let browser: Browser
-
-beforeAll(async () => {
-  portal = await startPortal({ INSTANCE_NAME: 'staging' })
-  browser = await launchBrowser()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await portal?.stop()
-})
+withPortalAndBrowser({ INSTANCE_NAME: 'staging' })
 
 describe('application shell', () => {
   it('guards signed-in routes with a redirect query', async () => {

@@ -60,11 +60,12 @@ const FACETS_DELAY_MS = 500
 /** Writes one or more table-state parameters; empty values are removed so URLs stay short. */
 function useTableParams() {
   const [params, setParams] = useSearchParams()
-  const update = (changes: Record<string, string | null>, resetPage = false) => {
+  /** `changes` may be computed from the latest URL, so quick successive toggles never overwrite each other. */
+  const update = (changes: Record<string, string | null> | ((prev: URLSearchParams) => Record<string, string | null>), resetPage = false) => {
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev)
-        for (const [key, value] of Object.entries(changes)) {
+        for (const [key, value] of Object.entries(typeof changes === 'function' ? changes(prev) : changes)) {
           if (value === null || value === '') next.delete(key)
           else next.set(key, value)
         }
@@ -111,8 +112,11 @@ export function AgentsTable({
   const [nameText, setNameText] = useState(nameFilter)
   useEffect(() => setNameText(nameFilter), [nameFilter])
 
-  const setFilters = (next: ColumnFilter[]) => update({ filters: encodeOrNull(next.filter((f) => (Array.isArray(f.value) ? f.value.length : f.value))) }, true)
-  const setFilter = (id: ColumnFilter['id'], value: string | string[]) => setFilters([...filters.filter((f) => f.id !== id), { id, value } as ColumnFilter])
+  const setFilter = (id: ColumnFilter['id'], value: string | string[]) =>
+    update((prev) => {
+      const next = [...parseFilters(prev.get('filters')).filter((f) => f.id !== id), { id, value } as ColumnFilter]
+      return { filters: encodeOrNull(next.filter((f) => (Array.isArray(f.value) ? f.value.length : f.value))) }
+    }, true)
   const applyName = useDebouncedCallback((value: string) => setFilter('name', value.trim()), NAME_DEBOUNCE_MS)
   const facetValues = (id: string) => (filters.find((f) => f.id === id)?.value as string[] | undefined) ?? []
 
@@ -267,31 +271,31 @@ export function AgentsTable({
       pagination: { pageIndex: data.page - 1, pageSize: data.limit },
     },
     getRowCanExpand: () => true,
-    onSortingChange: (updater) => {
-      const next = typeof updater === 'function' ? updater(sorting) : updater
-      update({ sorting: encodeOrNull(next) })
-    },
-    onExpandedChange: (updater) => {
-      const next = typeof updater === 'function' ? updater(expanded) : updater
-      const trimmed = next === true ? Object.fromEntries(rows.map((r) => [r.id, true])) : Object.fromEntries(Object.entries(next).filter(([, v]) => v))
-      update({ expanded: encodeOrNull(trimmed) })
-    },
-    onColumnVisibilityChange: (updater) => {
-      const next = typeof updater === 'function' ? updater(columnVisibility) : updater
-      // only differences from the defaults go into the URL
-      const diff = Object.fromEntries(
-        Object.entries(next).filter(([id, visible]) => visible !== !(HIDDEN_BY_DEFAULT as readonly string[]).includes(id)),
-      )
-      update({ columns: encodeOrNull(diff) })
-    },
+    onSortingChange: (updater) =>
+      update((prev) => ({ sorting: encodeOrNull(typeof updater === 'function' ? updater(parseSorting(prev.get('sorting'))) : updater) })),
+    onExpandedChange: (updater) =>
+      update((prev) => {
+        const next = typeof updater === 'function' ? updater(parseExpanded(prev.get('expanded'))) : updater
+        const trimmed = next === true ? Object.fromEntries(rows.map((r) => [r.id, true])) : Object.fromEntries(Object.entries(next).filter(([, v]) => v))
+        return { expanded: encodeOrNull(trimmed) }
+      }),
+    onColumnVisibilityChange: (updater) =>
+      update((prev) => {
+        const current = { ...Object.fromEntries(HIDDEN_BY_DEFAULT.map((c) => [c, false])), ...parseColumns(prev.get('columns')) }
+        const next = typeof updater === 'function' ? updater(current) : updater
+        // only differences from the defaults go into the URL
+        const diff = Object.fromEntries(Object.entries(next).filter(([id, visible]) => visible !== !(HIDDEN_BY_DEFAULT as readonly string[]).includes(id)))
+        return { columns: encodeOrNull(diff) }
+      }),
   })
 
-  const setSort = (id: SortableColumn, desc: boolean) => {
-    const rest = sorting.filter((s) => s.id !== id)
-    const existing = sorting.findIndex((s) => s.id === id)
-    const next = existing >= 0 ? sorting.map((s) => (s.id === id ? { id, desc } : s)) : [...rest, { id, desc }]
-    update({ sorting: encodeOrNull(next) })
-  }
+  /** Asc/Desc from a header menu: changes that column's direction, or adds it as the next sort key. */
+  const setSort = (id: SortableColumn, desc: boolean) =>
+    update((prev) => {
+      const current = parseSorting(prev.get('sorting'))
+      const next = current.some((s) => s.id === id) ? current.map((s) => (s.id === id ? { id, desc } : s)) : [...current, { id, desc }]
+      return { sorting: encodeOrNull(next) }
+    })
   const expandedCount = Object.keys(expanded).length
   const filtered = filters.length > 0
   const exportHref = `/resources/agents-csv?${new URLSearchParams({ organizationId: organization.id, ...Object.fromEntries(['filters', 'sorting', 'columns'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : []))) })}`

@@ -1,11 +1,15 @@
 /**
  * Ingest: what agents report over MQTT becomes rows. Every call goes through one write-behind
- * queue that commits many agents' messages in one SQLite transaction every few milliseconds, so a
- * large fleet does not contend for the write lock; the caller's promise settles only after the
- * commit (the broker sends the QoS 1 PUBACK then). In-memory caches of what was last stored let a
- * typical state report, which repeats the previous one, cost almost no writes.
+ * queue: whatever arrived during one turn of the event loop is committed in one SQLite
+ * transaction (so batches grow with the load by themselves, and a lone message waits for nobody);
+ * the caller's promise settles only after the commit (the broker sends the QoS 1 PUBACK then).
+ * The transaction runs synchronously through prepared statements on Prisma's own connection
+ * (ingest-sql.server.ts). In-memory caches of what was last stored let a typical state report,
+ * which repeats the previous one, write only its last seen, usage count and agent event.
  */
-import { createHash, randomBytes } from 'node:crypto'
+import type Database from 'better-sqlite3'
+import { createHash } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
 import {
   type AgentCall,
   type AgentCallPayload,
@@ -18,8 +22,7 @@ import {
 import { notFound } from '../errors'
 import { emitChange, type ChangeEvent } from '../events/bus.server'
 import { getConfig } from '~/utils/env.server'
-import { Prisma } from '@prisma/client'
-import { parseJson, prisma, type Tx } from '~/utils/db.server'
+import { parseJson, sqliteConnection } from '~/utils/db.server'
 import { type z } from 'zod'
 import {
   ISSUE_HISTORY_MAX_ENTRIES,
@@ -28,9 +31,11 @@ import {
   isIssueActive,
   storeTunnelStatus,
   summarizeIssues,
+  worseSeverity,
 } from './derived'
 import { ENROLLMENT_CODE_VALIDITY_MS, formatEnrollmentCode, generateEnrollmentCode } from './enrollment-code'
-import { lookupLocation } from './geoip.server'
+import { lookupLocation, type Location } from './geoip.server'
+import { newId, sqlDate, statementsOf, type AgentRow, type DeviceRow, type IngestStatements, type IssueRow, type SystemRow } from './ingest-sql.server'
 
 export type CallMeta = { ip: string | null; receivedAt: Date }
 
@@ -42,7 +47,17 @@ type HistoryEntry = z.output<typeof historyEntrySchema>
 // ------------------------------------------------------------------------------ caches
 
 type CachedIssue = { id: string; latestAt: number; latestCount: number; isActive: boolean; severity: number; signature: string; historySize: number }
-type CachedSystem = { id: string; name: string; projectId: string | null; devices: Map<string, string> | null; issues: Map<string, CachedIssue> | null; summary: Summary }
+type CachedSystem = {
+  id: string
+  name: string
+  projectId: string | null
+  /** device key -> signature of its stored row */
+  devices: Map<string, string> | null
+  /** signature of the device list last applied: an identical list is skipped without looking at each device */
+  deviceList: string | null
+  issues: Map<string, CachedIssue> | null
+  summary: Summary
+}
 type Summary = { alertsCount: number; alertsSeverity: number; deviationsCount: number; deviationsSeverity: number }
 type CachedAgent = {
   organizationId: string | null
@@ -71,42 +86,25 @@ export function forgetAgents(event: ChangeEvent) {
 const emptySummary = (): Summary => ({ alertsCount: 0, alertsSeverity: NO_SEVERITY, deviationsCount: 0, deviationsSeverity: NO_SEVERITY })
 const sameSummary = (a: Summary, b: Summary) =>
   a.alertsCount === b.alertsCount && a.alertsSeverity === b.alertsSeverity && a.deviationsCount === b.deviationsCount && a.deviationsSeverity === b.deviationsSeverity
+const summaryOf = (row: Summary): Summary => ({
+  alertsCount: row.alertsCount,
+  alertsSeverity: row.alertsSeverity,
+  deviationsCount: row.deviationsCount,
+  deviationsSeverity: row.deviationsSeverity,
+})
 
-async function loadAgent(tx: Tx, agentId: string): Promise<CachedAgent> {
+function loadAgent(sql: IngestStatements, agentId: string): CachedAgent {
   const cached = agents.get(agentId)
   if (cached) return cached
-  const row = await tx.agent.findUnique({
-    where: { id: agentId },
-    select: {
-      organizationId: true,
-      defaultProjectId: true,
-      lastIp: true,
-      alertsCount: true,
-      alertsSeverity: true,
-      deviationsCount: true,
-      deviationsSeverity: true,
-      systems: { select: { id: true, key: true, name: true, projectId: true, alertsCount: true, alertsSeverity: true, deviationsCount: true, deviationsSeverity: true } },
-    },
-  })
+  const row = sql.agent.get(agentId) as AgentRow | undefined
   if (!row) throw notFound('Agent not found')
+  const systems = sql.systemsOfAgent.all(agentId) as SystemRow[]
   const agent: CachedAgent = {
     organizationId: row.organizationId,
     defaultProjectId: row.defaultProjectId,
     lastIp: row.lastIp,
-    summary: { alertsCount: row.alertsCount, alertsSeverity: row.alertsSeverity, deviationsCount: row.deviationsCount, deviationsSeverity: row.deviationsSeverity },
-    systems: new Map(
-      row.systems.map((s) => [
-        s.key,
-        {
-          id: s.id,
-          name: s.name,
-          projectId: s.projectId,
-          devices: null,
-          issues: null,
-          summary: { alertsCount: s.alertsCount, alertsSeverity: s.alertsSeverity, deviationsCount: s.deviationsCount, deviationsSeverity: s.deviationsSeverity },
-        },
-      ]),
-    ),
+    summary: summaryOf(row),
+    systems: new Map(systems.map((s) => [s.key, { id: s.id, name: s.name, projectId: s.projectId, devices: null, deviceList: null, issues: null, summary: summaryOf(s) }])),
   }
   agents.set(agentId, agent)
   return agent
@@ -114,33 +112,20 @@ async function loadAgent(tx: Tx, agentId: string): Promise<CachedAgent> {
 
 const digest = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('base64')
 
-type DeviceRow = {
-  component: string
-  product: string
-  serial: string
-  name: string
-  parentKey: string | null
-  versionSoftware: string | null
-  versionFirmware: string | null
-  properties: string
-  count: number
-}
 const deviceSignature = (d: DeviceRow) =>
   digest([d.component, d.product, d.serial, d.name, d.parentKey, d.versionSoftware, d.versionFirmware, d.properties, d.count])
 const issueSignature = (i: { component: string; deviceKey: string | null; message: string; severity: number }) => digest([i.component, i.deviceKey, i.message, i.severity])
 const issueCacheKey = (kind: IssueKind, key: string) => `${kind}\u0000${key}`
 
-async function loadSystemContent(tx: Tx, system: CachedSystem) {
+function loadSystemContent(sql: IngestStatements, system: CachedSystem) {
   if (system.devices && system.issues) return { devices: system.devices, issues: system.issues }
-  const [devices, issues] = await Promise.all([
-    tx.device.findMany({ where: { systemId: system.id } }),
-    tx.issue.findMany({ where: { systemId: system.id }, include: { _count: { select: { history: true } } } }),
-  ])
+  const devices = sql.devicesOfSystem.all(system.id) as (DeviceRow & { key: string })[]
+  const issues = sql.issuesOfSystem.all(system.id) as IssueRow[]
   system.devices = new Map(devices.map((d) => [d.key, deviceSignature(d)]))
   system.issues = new Map(
     issues.map((i) => [
       issueCacheKey(i.kind as IssueKind, i.key),
-      { id: i.id, latestAt: i.latestAt.getTime(), latestCount: i.latestCount, isActive: i.isActive, severity: i.severity, signature: issueSignature(i), historySize: i._count.history },
+      { id: i.id, latestAt: Date.parse(i.latestAt), latestCount: i.latestCount, isActive: i.isActive === 1, severity: i.severity, signature: issueSignature(i), historySize: i.historySize },
     ]),
   )
   return { devices: system.devices, issues: system.issues }
@@ -150,11 +135,14 @@ async function loadSystemContent(tx: Tx, system: CachedSystem) {
 
 type Batch = {
   now: Date
+  /** `now` as stored */
+  nowText: string
+  sql: IngestStatements
   /** agents whose lastSeen moves to `now` */
   seen: Set<string>
   /** MQTT session state changes (true = online) */
   presence: Map<string, boolean>
-  usage: Map<string, { agentId: string; organizationId: string | null; hour: Date; call: string; count: number }>
+  usage: Map<string, { agentId: string; organizationId: string | null; hour: string; call: string; count: number }>
   events: { organizationId: string | null; agentId: string; type: string; systemId: string | null; projectIds: string }[]
   changes: Map<string, ChangeEvent>
 }
@@ -167,12 +155,12 @@ function noteChange(batch: Batch, organizationId: string | null, kind: ChangeEve
   batch.changes.set(key, change)
 }
 
-const hourOf = (date: Date) => new Date(Math.floor(date.getTime() / 3_600_000) * 3_600_000)
+const hourOf = (date: Date) => sqlDate(Math.floor(date.getTime() / 3_600_000) * 3_600_000)
 
 /** Counts one call per agent and hour and records it as an agent event (spec 01 section 9). */
 function countCall(batch: Batch, agentId: string, agent: CachedAgent, call: string, systemIds: string[] | null) {
   const hour = hourOf(batch.now)
-  const key = `${agentId}|${hour.getTime()}|${call}`
+  const key = `${agentId}|${hour}|${call}`
   const usage = batch.usage.get(key) ?? { agentId, organizationId: agent.organizationId, hour, call, count: 0 }
   usage.count++
   batch.usage.set(key, usage)
@@ -189,119 +177,120 @@ function countCall(batch: Batch, agentId: string, agent: CachedAgent, call: stri
 
 // ------------------------------------------------------------------------------- calls
 
-type Handler<C extends AgentCall> = (tx: Tx, batch: Batch, agentId: string, agent: CachedAgent, payload: AgentCallPayload<C>, meta: CallMeta) => Promise<AgentCallResult<C>>
+/** What a call needs besides its payload; `location` is looked up before the batch (it may be async). */
+type CallContext = { batch: Batch; agentId: string; agent: CachedAgent; meta: CallMeta; location: Location | null }
+type Handler<C extends AgentCall> = (context: CallContext, payload: AgentCallPayload<C>) => AgentCallResult<C>
 
-async function touchAddress(tx: Tx, agentId: string, agent: CachedAgent, ip: string | null) {
-  if (!ip || ip === agent.lastIp) return
-  const location = await lookupLocation(ip)
-  await tx.agent.update({
-    where: { id: agentId },
-    data: { lastIp: ip, ...(location ? { locationLat: location.lat, locationLong: location.long, locationLookupIp: ip } : {}) },
-  })
-  agent.lastIp = ip
+function touchAddress({ batch, agentId, agent, meta, location }: CallContext) {
+  if (!meta.ip || meta.ip === agent.lastIp) return
+  batch.sql.agentAddress.run({ id: agentId, ip: meta.ip, lat: location?.lat ?? null, long: location?.long ?? null, lookupIp: location ? meta.ip : null, now: batch.nowText })
+  agent.lastIp = meta.ip
 }
 
 const handlers: { [C in AgentCall]: Handler<C> } = {
-  async ping(tx, batch, agentId, agent, payload, meta) {
+  ping(context, payload) {
+    const { batch, agentId, agent } = context
     const metrics = payload.metrics
-    await tx.agent.update({
-      where: { id: agentId },
-      data: { ...metrics, lastSeen: batch.now, ...(payload.tunnel !== undefined ? { tunnelStatus: storeTunnelStatus(payload.tunnel) } : {}) },
-    })
-    await touchAddress(tx, agentId, agent, meta.ip)
+    batch.sql.agentPing.run({ id: agentId, ...metrics, tunnelStatus: payload.tunnel !== undefined ? storeTunnelStatus(payload.tunnel) : null, now: batch.nowText })
+    touchAddress(context)
     noteChange(batch, agent.organizationId, 'agent', agentId)
     return { lastSeen: batch.now.toISOString(), lastIp: agent.lastIp, metrics }
   },
 
-  async updateClientState(tx, batch, agentId, agent, payload, meta) {
+  updateClientState(context, payload) {
+    const { batch, agentId, agent } = context
     const totals = { systems: payload.systems.length, devices: 0, alerts: 0, deviations: 0 }
     const systemIds: string[] = []
     for (const report of payload.systems) {
-      const system = await upsertSystem(tx, batch, agentId, agent, report, meta)
-      systemIds.push(system.id)
+      systemIds.push(upsertSystem(context, report).id)
       totals.devices += report.devices.length
       totals.alerts += report.alerts.length
       totals.deviations += report.deviations.length
     }
-    const summary = [...agent.systems.values()].reduce<Summary>(
-      (sum, s) => ({
-        alertsCount: sum.alertsCount + s.summary.alertsCount,
-        alertsSeverity: worst(sum.alertsSeverity, s.summary.alertsSeverity),
-        deviationsCount: sum.deviationsCount + s.summary.deviationsCount,
-        deviationsSeverity: worst(sum.deviationsSeverity, s.summary.deviationsSeverity),
-      }),
-      emptySummary(),
-    )
+    const summary = emptySummary()
+    for (const s of agent.systems.values()) {
+      summary.alertsCount += s.summary.alertsCount
+      summary.alertsSeverity = worseSeverity(summary.alertsSeverity, s.summary.alertsSeverity)
+      summary.deviationsCount += s.summary.deviationsCount
+      summary.deviationsSeverity = worseSeverity(summary.deviationsSeverity, s.summary.deviationsSeverity)
+    }
     if (!sameSummary(summary, agent.summary)) {
-      await tx.agent.update({ where: { id: agentId }, data: summary })
+      batch.sql.agentSummary.run({ id: agentId, ...summary, now: batch.nowText })
       agent.summary = summary
       noteChange(batch, agent.organizationId, 'agent', agentId)
     }
-    await touchAddress(tx, agentId, agent, meta.ip)
+    touchAddress(context)
     batch.seen.add(agentId)
     countCall(batch, agentId, agent, 'updateClientState', systemIds)
     return totals
   },
 
-  async createApplication(tx, batch, agentId, agent) {
-    const created = batch.now
-    const application = await tx.enrollmentCode.create({ data: { agentId, code: generateEnrollmentCode(), createdAt: created } })
+  createApplication({ batch, agentId, agent }) {
+    const code = generateEnrollmentCode()
+    batch.sql.enrollmentCodeInsert.run(newId(), agentId, code, batch.nowText)
     batch.seen.add(agentId)
     noteChange(batch, agent.organizationId, 'agent', agentId)
     return {
-      applicationCode: formatEnrollmentCode(application.code),
-      created: created.toISOString(),
-      expires: new Date(created.getTime() + ENROLLMENT_CODE_VALIDITY_MS).toISOString(),
+      applicationCode: formatEnrollmentCode(code),
+      created: batch.now.toISOString(),
+      expires: new Date(batch.now.getTime() + ENROLLMENT_CODE_VALIDITY_MS).toISOString(),
     }
   },
 
-  async getClientConfig(tx, batch, agentId) {
+  getClientConfig({ batch, agentId }) {
     batch.seen.add(agentId)
-    return clientConfigOf(await tx.agent.findUniqueOrThrow({ where: { id: agentId }, select: { config: true, organizationId: true } }))
+    return clientConfigOf(storedConfig(batch.sql, agentId))
   },
 
-  async setClientConfig(tx, batch, agentId, agent, payload) {
-    const row = await tx.agent.update({ where: { id: agentId }, data: { config: JSON.stringify(payload.config) }, select: { config: true, organizationId: true } })
+  setClientConfig({ batch, agentId, agent }, payload) {
+    batch.sql.agentConfigSet.run(JSON.stringify(payload.config), batch.nowText, agentId)
     batch.seen.add(agentId)
     noteChange(batch, agent.organizationId, 'agent', agentId)
-    return clientConfigOf(row)
+    return clientConfigOf(storedConfig(batch.sql, agentId))
   },
 
-  async getTunnelConfig(_tx, batch, agentId, agent) {
+  getTunnelConfig({ batch, agentId, agent }) {
     batch.seen.add(agentId)
     return { enabled: agent.organizationId !== null, relayUrl: getConfig().relayPublicUrl }
   },
 }
 
-const worst = (a: number, b: number) => (a === NO_SEVERITY ? b : b === NO_SEVERITY ? a : Math.min(a, b))
+function storedConfig(sql: IngestStatements, agentId: string) {
+  const row = sql.agentConfig.get(agentId) as { config: string; organizationId: string | null } | undefined
+  if (!row) throw notFound('Agent not found')
+  return row
+}
 
 export function clientConfigOf(row: { config: string; organizationId: string | null }): ClientConfigResult {
   return { config: parseJson<Record<string, unknown>>(row.config, {}), organizationId: row.organizationId, enrolled: row.organizationId !== null }
 }
 
-async function upsertSystem(tx: Tx, batch: Batch, agentId: string, agent: CachedAgent, report: SystemReport, meta: CallMeta): Promise<CachedSystem> {
+function upsertSystem({ batch, agentId, agent, meta }: CallContext, report: SystemReport): CachedSystem {
+  const { sql } = batch
   let system = agent.systems.get(report.id)
   if (!system) {
-    const row = await tx.system.create({ data: { agentId, key: report.id, name: report.name, projectId: agent.defaultProjectId } })
-    system = { id: row.id, name: row.name, projectId: row.projectId, devices: new Map(), issues: new Map(), summary: emptySummary() }
+    const id = newId()
+    sql.systemInsert.run(id, agentId, report.id, report.name, agent.defaultProjectId, batch.nowText, batch.nowText)
+    system = { id, name: report.name, projectId: agent.defaultProjectId, devices: new Map(), deviceList: null, issues: new Map(), summary: emptySummary() }
     agent.systems.set(report.id, system)
     noteChange(batch, agent.organizationId, 'system', system.id)
   } else if (system.name !== report.name) {
-    await tx.system.update({ where: { id: system.id }, data: { name: report.name } })
+    sql.systemRename.run(report.name, batch.nowText, system.id)
     system.name = report.name
     noteChange(batch, agent.organizationId, 'system', system.id)
   }
-  const content = await loadSystemContent(tx, system)
-  if (await syncDevices(tx, system.id, content.devices, report.devices)) noteChange(batch, agent.organizationId, 'system', system.id)
-  const issuesChanged = await syncIssues(tx, system.id, content.issues, report, meta.receivedAt)
-  if (issuesChanged) noteChange(batch, agent.organizationId, 'issue', system.id)
+  const content = loadSystemContent(sql, system)
+  const deviceList = digest(report.devices)
+  if (deviceList !== system.deviceList && syncDevices(batch, system.id, content.devices, report.devices)) noteChange(batch, agent.organizationId, 'system', system.id)
+  system.deviceList = deviceList
+  if (syncIssues(batch, system.id, content.issues, report, meta.receivedAt)) noteChange(batch, agent.organizationId, 'issue', system.id)
 
   const issues = [...content.issues.entries()]
   const alerts = summarizeIssues(issues.filter(([key]) => key.startsWith('alert\u0000')).map(([, i]) => i))
   const deviations = summarizeIssues(issues.filter(([key]) => key.startsWith('deviation\u0000')).map(([, i]) => i))
   const summary = { alertsCount: alerts.count, alertsSeverity: alerts.severity, deviationsCount: deviations.count, deviationsSeverity: deviations.severity }
   if (!sameSummary(summary, system.summary)) {
-    await tx.system.update({ where: { id: system.id }, data: summary })
+    sql.systemSummary.run({ id: system.id, ...summary, now: batch.nowText })
     system.summary = summary
     noteChange(batch, agent.organizationId, 'system', system.id)
   }
@@ -309,10 +298,9 @@ async function upsertSystem(tx: Tx, batch: Batch, agentId: string, agent: Cached
 }
 
 /** Brings the system's devices in line with the report (a full snapshot); true when anything changed. */
-async function syncDevices(tx: Tx, systemId: string, stored: Map<string, string>, reported: SystemReport['devices']): Promise<boolean> {
+function syncDevices(batch: Batch, systemId: string, stored: Map<string, string>, reported: SystemReport['devices']): boolean {
   let changed = false
   const seen = new Set<string>()
-  const created: (DeviceRow & { systemId: string; key: string })[] = []
   for (const device of reported) {
     seen.add(device.id)
     const row: DeviceRow = {
@@ -329,17 +317,15 @@ async function syncDevices(tx: Tx, systemId: string, stored: Map<string, string>
     const signature = deviceSignature(row)
     const previous = stored.get(device.id)
     if (previous === signature) continue
-    // New devices go in with one statement (a new system brings dozens); changed ones one by one.
-    if (previous === undefined) created.push({ systemId, key: device.id, ...row })
-    else await tx.device.update({ where: { systemId_key: { systemId, key: device.id } }, data: row })
+    if (previous === undefined) batch.sql.deviceInsert.run({ id: newId(), systemId, key: device.id, ...row })
+    else batch.sql.deviceUpdate.run({ systemId, key: device.id, ...row })
     stored.set(device.id, signature)
     changed = true
   }
-  if (created.length) await tx.device.createMany({ data: created })
-  const gone = [...stored.keys()].filter((key) => !seen.has(key))
-  if (gone.length) {
-    await tx.device.deleteMany({ where: { systemId, key: { in: gone } } })
-    for (const key of gone) stored.delete(key)
+  for (const key of stored.keys()) {
+    if (seen.has(key)) continue
+    batch.sql.deviceDelete.run(systemId, key)
+    stored.delete(key)
     changed = true
   }
   return changed
@@ -352,10 +338,14 @@ const toTime = (t: HistoryEntry['timestamp']) => (typeof t === 'number' ? t : Da
  * issue is active, and each inactive -> active change bumps `activation`. Issues missing from the
  * snapshot become inactive and are kept (with their history) until they age out of the window.
  */
-async function syncIssues(tx: Tx, systemId: string, stored: Map<string, CachedIssue>, report: SystemReport, receivedAt: Date): Promise<boolean> {
+function syncIssues(batch: Batch, systemId: string, stored: Map<string, CachedIssue>, report: SystemReport, receivedAt: Date): boolean {
+  const { sql, nowText } = batch
   let changed = false
   const now = receivedAt.getTime()
   const reported = new Set<string>()
+  const addHistory = (issueId: string, entries: { timestamp: number; count: number }[]) => {
+    for (const h of entries) sql.historyInsert.run(newId(), issueId, sqlDate(h.timestamp), h.count)
+  }
   const lists: [IssueKind, IssueReport[]][] = [
     ['alert', report.alerts],
     ['deviation', report.deviations],
@@ -375,12 +365,22 @@ async function syncIssues(tx: Tx, systemId: string, stored: Map<string, CachedIs
       const signature = issueSignature(fields)
       const cached = stored.get(cacheKey)
       if (!cached) {
+        const id = newId()
         const appended = history.slice(-ISSUE_HISTORY_MAX_ENTRIES)
-        const row = await tx.issue.create({
-          data: { systemId, kind, key: issue.key, ...fields, latestCount: latest.count, latestAt: new Date(latest.timestamp), isActive, activation: isActive ? 1 : 0 },
+        sql.issueInsert.run({
+          id,
+          systemId,
+          kind,
+          key: issue.key,
+          ...fields,
+          latestCount: latest.count,
+          latestAt: sqlDate(latest.timestamp),
+          isActive: isActive ? 1 : 0,
+          activation: isActive ? 1 : 0,
+          now: nowText,
         })
-        if (appended.length) await tx.issueHistory.createMany({ data: appended.map((h) => ({ issueId: row.id, timestamp: new Date(h.timestamp), count: h.count })) })
-        stored.set(cacheKey, { id: row.id, latestAt: latest.timestamp, latestCount: latest.count, isActive, severity: issue.severity, signature, historySize: appended.length })
+        addHistory(id, appended)
+        stored.set(cacheKey, { id, latestAt: latest.timestamp, latestCount: latest.count, isActive, severity: issue.severity, signature, historySize: appended.length })
         changed = true
         continue
       }
@@ -390,30 +390,29 @@ async function syncIssues(tx: Tx, systemId: string, stored: Map<string, CachedIs
       const activeNow = history.length ? isIssueActive(latestNow.count, latestNow.timestamp, now) : isActive
       if (!fresh.length && activeNow === cached.isActive && signature === cached.signature) continue
       const becameActive = activeNow && !cached.isActive
-      await tx.issue.update({
-        where: { id: cached.id },
-        data: {
-          ...fields,
-          latestCount: latestNow.count,
-          latestAt: new Date(latestNow.timestamp),
-          isActive: activeNow,
-          ...(becameActive ? { activation: { increment: 1 } } : {}),
-        },
+      sql.issueUpdate.run({
+        id: cached.id,
+        ...fields,
+        latestCount: latestNow.count,
+        latestAt: sqlDate(latestNow.timestamp),
+        isActive: activeNow ? 1 : 0,
+        activations: becameActive ? 1 : 0,
+        now: nowText,
       })
-      if (fresh.length) await tx.issueHistory.createMany({ data: fresh.map((h) => ({ issueId: cached.id, timestamp: new Date(h.timestamp), count: h.count })) })
+      addHistory(cached.id, fresh)
       Object.assign(cached, { latestAt: latestNow.timestamp, latestCount: latestNow.count, isActive: activeNow, severity: issue.severity, signature, historySize: cached.historySize + fresh.length })
-      if (cached.historySize > ISSUE_HISTORY_MAX_ENTRIES * 1.25) cached.historySize = await pruneHistory(tx, cached.id, now)
+      if (cached.historySize > ISSUE_HISTORY_MAX_ENTRIES * 1.25) cached.historySize = pruneHistory(sql, cached.id, now)
       changed = true
     }
   }
   for (const [cacheKey, cached] of stored) {
     if (reported.has(cacheKey)) continue
     if (now - cached.latestAt > ISSUE_HISTORY_WINDOW_MS) {
-      await tx.issue.delete({ where: { id: cached.id } })
+      sql.issueDelete.run(cached.id)
       stored.delete(cacheKey)
       changed = true
     } else if (cached.isActive) {
-      await tx.issue.update({ where: { id: cached.id }, data: { isActive: false } })
+      sql.issueDeactivate.run(nowText, cached.id)
       cached.isActive = false
       changed = true
     }
@@ -422,106 +421,111 @@ async function syncIssues(tx: Tx, systemId: string, stored: Map<string, CachedIs
 }
 
 /** Keeps the newest entries inside the history window; returns how many remain. */
-async function pruneHistory(tx: Tx, issueId: string, now: number): Promise<number> {
-  const keep = await tx.issueHistory.findMany({
-    where: { issueId, timestamp: { gte: new Date(now - ISSUE_HISTORY_WINDOW_MS) } },
-    orderBy: { timestamp: 'desc' },
-    take: ISSUE_HISTORY_MAX_ENTRIES,
-    select: { id: true },
-  })
-  await tx.issueHistory.deleteMany({ where: { issueId, id: { notIn: keep.map((k) => k.id) } } })
-  return keep.length
+function pruneHistory(sql: IngestStatements, issueId: string, now: number): number {
+  sql.historyPrune.run({ issueId, since: sqlDate(now - ISSUE_HISTORY_WINDOW_MS), max: ISSUE_HISTORY_MAX_ENTRIES })
+  return (sql.historyCount.get(issueId) as { n: number }).n
 }
 
 // ------------------------------------------------------------------------ write-behind queue
 
 type Job = {
   agentId: string
-  run: (tx: Tx, batch: Batch) => Promise<unknown>
+  run: (batch: Batch) => unknown
   resolve: (value: unknown) => void
   reject: (error: unknown) => void
 }
 
-/** How long a message may wait for companions before its batch is written, and the batch size cap. */
-const FLUSH_DELAY_MS = 5
-const MAX_BATCH = 1000
+/**
+ * The most messages one transaction takes. The commit runs synchronously, so this also bounds
+ * how long the broker's event loop is held (about 10 ms for 500 unchanged reports).
+ */
+const MAX_BATCH = 500
 
 let queue: Job[] = []
-let flushTimer: NodeJS.Timeout | null = null
 let flushing: Promise<void> | null = null
 
-function enqueue<T>(agentId: string, run: (tx: Tx, batch: Batch) => Promise<T>): Promise<T> {
+function enqueue<T>(agentId: string, run: (batch: Batch) => T): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     queue.push({ agentId, run, resolve: resolve as (value: unknown) => void, reject })
     scheduleFlush()
   })
 }
 
+/** Flushes after the current I/O phase: everything the broker read in it shares one transaction. */
 function scheduleFlush() {
-  if (flushing || flushTimer || !queue.length) return
-  flushTimer = setTimeout(() => {
-    flushTimer = null
-    flushing = flushQueue().finally(() => {
+  if (flushing || !queue.length) return
+  flushing = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(flushBatch)
+    .finally(() => {
       flushing = null
       scheduleFlush()
     })
-  }, queue.length >= MAX_BATCH ? 0 : FLUSH_DELAY_MS)
 }
 
-async function flushQueue() {
-  while (queue.length) {
-    const jobs = queue.slice(0, MAX_BATCH)
-    queue = queue.slice(jobs.length)
-    try {
-      const results = await commit(jobs)
-      jobs.forEach((job, i) => job.resolve(results[i]))
-    } catch {
-      // One bad message must not fail its companions: retry each alone (caches may be ahead of the rollback).
-      for (const job of jobs) agents.delete(job.agentId)
-      for (const job of jobs) {
-        try {
-          job.resolve((await commit([job]))[0])
-        } catch (error) {
-          agents.delete(job.agentId)
-          job.reject(error)
-        }
+async function flushBatch() {
+  const db = await sqliteConnection()
+  // Never write inside a Prisma transaction that is open on the same connection (its rollback would take ours along).
+  while (db.inTransaction) await sleep(1)
+  const jobs = queue.slice(0, MAX_BATCH)
+  queue = queue.slice(jobs.length)
+  try {
+    settle(jobs, commit(db, jobs))
+  } catch {
+    // The batch itself failed (e.g. a shared statement hit a row deleted meanwhile): caches may be
+    // ahead of the rollback; retry each message alone so one cannot fail its companions.
+    for (const job of jobs) agents.delete(job.agentId)
+    for (const job of jobs) {
+      try {
+        settle([job], commit(db, [job]))
+      } catch (error) {
+        agents.delete(job.agentId)
+        job.reject(error)
       }
     }
   }
 }
 
-/** Runs the jobs in one transaction; afterwards bumps last seen, usage and events in bulk, then announces changes. */
-async function commit(jobs: Job[]): Promise<unknown[]> {
-  const batch: Batch = { now: new Date(), seen: new Set(), presence: new Map(), usage: new Map(), events: [], changes: new Map() }
-  const results = await prisma.$transaction(
-    async (tx) => {
-      const out: unknown[] = []
-      for (const job of jobs) out.push(await job.run(tx, batch))
-      for (const online of [true, false]) {
-        const ids = [...batch.presence].filter(([, state]) => state === online).map(([id]) => id)
-        if (ids.length) await tx.agent.updateMany({ where: { id: { in: ids } }, data: { online } })
-      }
-      if (batch.seen.size) await tx.agent.updateMany({ where: { id: { in: [...batch.seen] } }, data: { lastSeen: batch.now } })
-      await addUsage(tx, [...batch.usage.values()])
-      if (batch.events.length) await tx.agentEvent.createMany({ data: batch.events.map((e) => ({ ...e, createdAt: batch.now })) })
-      return out
-    },
-    { timeout: 30_000, maxWait: 30_000 },
-  )
-  announce(batch)
-  return results
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
+
+function settle(jobs: Job[], outcomes: Outcome[]) {
+  jobs.forEach((job, i) => {
+    const outcome = outcomes[i]
+    if (outcome.ok) job.resolve(outcome.value)
+    else job.reject(outcome.error)
+  })
 }
 
-/** Raw inserts bypass Prisma's id default: 20 url-safe random characters like the rest. */
-const usageId = () => randomBytes(15).toString('base64url')
+/**
+ * One transaction for the jobs; each runs in its own savepoint so a message that fails (unknown
+ * agent, constraint) is rolled back alone and the rest commit. Then last seen, presence, usage and
+ * events of the whole batch; change events only after the commit.
+ */
+function commit(db: Database, jobs: Job[]): Outcome[] {
+  const now = new Date()
+  const batch: Batch = { now, nowText: sqlDate(now), sql: statementsOf(db), seen: new Set(), presence: new Map(), usage: new Map(), events: [], changes: new Map() }
+  const runAlone = db.transaction((job: Job) => job.run(batch))
+  const outcomes = db.transaction(() => {
+    const results = jobs.map((job): Outcome => {
+      try {
+        return { ok: true, value: runAlone(job) }
+      } catch (error) {
+        agents.delete(job.agentId)
+        return { ok: false, error }
+      }
+    })
+    writeBatchTotals(batch)
+    return results
+  })()
+  announce(batch)
+  return outcomes
+}
 
-/** Adds the batch's call counts with one upsert statement per 100 rows (a query per row was the bottleneck). */
-async function addUsage(tx: Tx, rows: Batch['usage'] extends Map<string, infer R> ? R[] : never) {
-  for (let i = 0; i < rows.length; i += 100) {
-    const values = rows.slice(i, i + 100).map((u) => Prisma.sql`(${usageId()}, ${u.agentId}, ${u.organizationId}, ${u.hour}, ${u.call}, ${u.count})`)
-    await tx.$executeRaw`INSERT INTO "UsageCounter" ("id", "agentId", "organizationId", "hour", "call", "count") VALUES ${Prisma.join(values)}
-      ON CONFLICT ("agentId", "hour", "call") DO UPDATE SET "count" = "count" + excluded."count"`
-  }
+function writeBatchTotals(batch: Batch) {
+  const { sql, nowText } = batch
+  for (const [agentId, online] of batch.presence) sql.agentOnline.run(online ? 1 : 0, nowText, agentId)
+  for (const agentId of batch.seen) sql.agentSeen.run(nowText, nowText, agentId)
+  for (const u of batch.usage.values()) sql.usageAdd.run(newId(), u.agentId, u.organizationId, u.hour, u.call, u.count)
+  for (const e of batch.events) sql.eventInsert.run(newId(), e.organizationId, e.agentId, e.type, e.systemId, e.projectIds, nowText)
 }
 
 function announce(batch: Batch) {
@@ -535,26 +539,19 @@ function announce(batch: Batch) {
 
 /** Waits until everything queued so far is committed (shutdown, tests). */
 export async function drainIngest() {
-  while (queue.length || flushing || flushTimer) {
-    if (flushTimer) {
-      clearTimeout(flushTimer)
-      flushTimer = null
-      flushing ??= flushQueue().finally(() => {
-        flushing = null
-      })
-    }
-    await flushing
-  }
+  while (queue.length || flushing) await (flushing ?? Promise.resolve(scheduleFlush()))
 }
 
 // ---------------------------------------------------------------------------- entry points
 
 /** Runs one validated agent call through the queue; settles after its commit. */
-export function ingestCall<C extends AgentCall>(agentId: string, call: C, payload: AgentCallPayload<C>, meta: CallMeta): Promise<AgentCallResult<C>> {
+export async function ingestCall<C extends AgentCall>(agentId: string, call: C, payload: AgentCallPayload<C>, meta: CallMeta): Promise<AgentCallResult<C>> {
   const handler = handlers[call] as Handler<C>
-  return enqueue(agentId, async (tx, batch) => {
-    const agent = await loadAgent(tx, agentId)
-    const result = await handler(tx, batch, agentId, agent, payload, meta)
+  // A lookup can be asynchronous, the batch is not: resolve it first, only when the address is new.
+  const location = meta.ip && agents.get(agentId)?.lastIp !== meta.ip ? await lookupLocation(meta.ip) : null
+  return enqueue(agentId, (batch) => {
+    const agent = loadAgent(batch.sql, agentId)
+    const result = handler({ batch, agentId, agent, meta, location }, payload)
     // updateClientState counts itself (it knows its systems); the rest are agent-wide.
     if (call !== 'updateClientState') countCall(batch, agentId, agent, call, null)
     return result
@@ -563,12 +560,18 @@ export function ingestCall<C extends AgentCall>(agentId: string, call: C, payloa
 
 /** Presence from the broker: connect, clean disconnect, or Last Will (recorded as an 'offline' event). */
 export function ingestPresence(agentId: string, online: boolean, meta: { will?: boolean }): Promise<void> {
-  return enqueue(agentId, async (tx, batch) => {
+  return enqueue(agentId, (batch) => {
     // Written in bulk at the end of the batch: a fleet reconnecting costs no query per agent.
     batch.presence.set(agentId, online)
     if (online) batch.seen.add(agentId)
-    const agent = agents.get(agentId) ?? (meta.will ? await loadAgent(tx, agentId) : null)
+    const agent = agents.get(agentId) ?? (meta.will ? loadAgent(batch.sql, agentId) : null)
     if (meta.will && agent) batch.events.push({ organizationId: agent.organizationId, agentId, type: 'offline', systemId: null, projectIds: '[]' })
     if (agent) noteChange(batch, agent.organizationId, 'agent', agentId)
   })
+}
+
+/** The stored secret hash and enabled flag of an agent (authentication on every connect). */
+export async function agentCredentials(agentId: string): Promise<{ secretHash: string; enabled: boolean } | null> {
+  const row = statementsOf(await sqliteConnection()).agentSecret.get(agentId) as { secretHash: string; enabled: number } | undefined
+  return row ? { secretHash: row.secretHash, enabled: row.enabled === 1 } : null
 }

@@ -112,8 +112,9 @@ export async function dashboard(actor: Actor, organizationId: string, view: Metr
   }
   const receivers = devices.filter((r) => r.component === 'receiver').reduce((sum, r) => sum + n(r.count), 0)
   const high = Math.min(receivers, n(hot[0]?.high))
+  const description = (await prisma.organization.findUnique({ where: { id: scope.organizationId }, select: { description: true } }))?.description ?? ''
   return {
-    organization: { id: scope.organizationId, name: scope.access.organization.name },
+    organization: { id: scope.organizationId, name: scope.access.organization.name, description },
     view,
     metrics,
     versions: { software: group('software'), firmware: group('firmware') },

@@ -34,3 +34,6 @@ export function severityStep(severity: number): (typeof SEVERITY_STEPS)[number] 
 
 /** Key, count and an optional message: what every chart shows and its table view lists. */
 export type ChartDatum = { key: string; count: number; message?: string }
+
+/** Stacks of the 'Issue History' chart. */
+export const HISTORY_SEVERITIES = ['critical', 'error', 'warning', 'notice'] as const

@@ -5,7 +5,7 @@ import { accessDenied, notFound } from '../errors'
 import { type Permission } from '../access/catalogue'
 import { prisma } from '~/utils/db.server'
 import { agentCore, agentSelect, canConnect, loadAgentExtras } from './agent-summary.server'
-import { type ChartDatum, SEVERITY_STEPS, severityStep } from './labels'
+import { type ChartDatum, HISTORY_SEVERITIES, SEVERITY_STEPS, severityStep } from './labels'
 import { loadFleetScope } from './scope.server'
 
 const sql = Prisma.sql
@@ -158,15 +158,14 @@ export function deviceTree(devices: { id: string; key: string; name: string; com
     devices.map((d) => [d.key, { id: d.id, key: d.key, name: d.name || d.key, component: d.component, product: d.product, serial: d.serial, versionSoftware: d.versionSoftware, versionFirmware: d.versionFirmware, count: d.count, children: [] }]),
   )
   const roots: DeviceNode[] = []
-  for (const d of devices) {
+  const natural = (a: { key: string }, b: { key: string }) => a.key.localeCompare(b.key, undefined, { numeric: true })
+  for (const d of [...devices].sort(natural)) {
     const parent = d.parentKey && d.parentKey !== d.key ? nodes.get(d.parentKey) : undefined
     if (parent) parent.children.push(nodes.get(d.key)!)
     else roots.push(nodes.get(d.key)!)
   }
   return roots
 }
-
-export const HISTORY_SEVERITIES = ['critical', 'error', 'warning', 'notice'] as const
 
 /** Issues tab: 'Issue History' per day and severity over the last 10 days, and 'Issue Counts'. Needs project.view. */
 export async function projectIssues(actor: Actor, organizationId: string, projectId: string, now = Date.now()) {

@@ -8,7 +8,8 @@ import { accessDenied, invalid, notFound } from '../errors'
 import { emitChange } from '../events/bus.server'
 import { parseInput } from '../parse-input'
 import { organizationMemberIds } from '../organizations/organizations.server'
-import { prisma, parseJson, type Tx } from '~/utils/db.server'
+import { prisma } from '~/utils/db.server'
+import { heldRights, mayAssignRole, toRoleRecord } from '../roles/role-rules.server'
 
 const nameField = z
   .string({ required_error: 'Project name is required', invalid_type_error: 'Project name is required' })
@@ -220,20 +221,6 @@ const projectRoleWhere = (organizationId: string) => ({
   resourceType: { in: [Scope.Organization, Scope.Project] },
 })
 
-/** Roles the actor holds in the organization at organization level or on the project's chain. */
-async function actorRoleIds(db: Tx | typeof prisma, access: OrganizationAccess, projectId: string): Promise<Set<string>> {
-  if (!access.userId) return new Set()
-  const rights = await db.accessRight.findMany({
-    where: { organizationId: access.organization.id, userId: access.userId, OR: [{ projectId: null }, { projectId: { in: access.projectChain(projectId) } }] },
-    select: { roleId: true },
-  })
-  return new Set(rights.map((r) => r.roleId))
-}
-
-/** role.assignableBy: the actor must hold one of those roles here (site admins and the system may always). */
-const mayAssign = (access: OrganizationAccess, assignableBy: string, actorRoles: Set<string>) =>
-  access.isSiteAdmin || access.actor.kind === 'system' || parseJson<string[]>(assignableBy, []).some((id) => actorRoles.has(id))
-
 /**
  * The project Settings Membership section: every organization member with the roles they inherit
  * (organization level, or on a parent project: read-only) and their roles on this project
@@ -243,15 +230,15 @@ export async function listProjectMembers(actor: Actor, organizationId: string, p
   const access = await projectAccess(actor, organizationId, projectId)
   access.require('project.view', projectId)
   const chain = access.projectChain(projectId)
-  const [memberIds, rights, roles, projects, actorRoles] = await Promise.all([
+  const [memberIds, rights, roles, projects, held] = await Promise.all([
     organizationMemberIds(prisma, organizationId, access.organization.ownerId),
     prisma.accessRight.findMany({
       where: { organizationId, OR: [{ projectId: null }, { projectId: { in: chain } }] },
       select: { userId: true, projectId: true, role: { select: { id: true, name: true } } },
     }),
-    prisma.role.findMany({ where: projectRoleWhere(organizationId), select: { id: true, name: true, resourceType: true, assignableBy: true }, orderBy: { name: 'asc' } }),
+    prisma.role.findMany({ where: projectRoleWhere(organizationId), orderBy: { name: 'asc' } }),
     prisma.project.findMany({ where: { id: { in: chain } }, select: { id: true, name: true } }),
-    actorRoleIds(prisma, access, projectId),
+    heldRights(prisma, access.userId, organizationId),
   ])
   const users = await prisma.user.findMany({ where: { id: { in: memberIds } }, select: { id: true, name: true, email: true } })
   const projectName = new Map(projects.map((p) => [p.id, p.name]))
@@ -272,7 +259,7 @@ export async function listProjectMembers(actor: Actor, organizationId: string, p
     .sort((a, b) => a.name.localeCompare(b.name))
   return {
     members,
-    roles: roles.map((r) => ({ id: r.id, name: r.name, resourceType: r.resourceType, assignable: mayAssign(access, r.assignableBy, actorRoles) })),
+    roles: roles.map((r) => ({ id: r.id, name: r.name, resourceType: r.resourceType, assignable: mayAssignRole(access, held, toRoleRecord(r), projectId) })),
     canAssign: access.can('project.user.assignRole', projectId),
   }
 }
@@ -294,7 +281,7 @@ async function checkProjectRoleChange(actor: Actor, input: ProjectMemberRole) {
   if (!memberIds.includes(memberId)) throw invalid('The user is not a member of this organization', [{ path: 'memberId', message: 'Not a member' }])
   const role = await prisma.role.findFirst({ where: { id: roleId, ...projectRoleWhere(organizationId) } })
   if (!role) throw invalid('Role is not allowed', [{ path: 'roleId', message: 'Role is not allowed' }])
-  if (!mayAssign(access, role.assignableBy, await actorRoleIds(prisma, access, projectId))) {
+  if (!mayAssignRole(access, await heldRights(prisma, access.userId, organizationId), toRoleRecord(role), projectId)) {
     throw accessDenied(`You may not assign the role '${role.name}'`)
   }
   const [member, project] = await Promise.all([

@@ -1,0 +1,119 @@
+import { BarChart3, Table2 } from 'lucide-react'
+import { useState, type ReactNode } from 'react'
+import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import type { ChartDatum } from '~/domain/fleet/labels'
+import { Card, CardContent, CardHeader, CardTitle } from '../ui/card'
+
+const DEFAULT_COLOR = '#3b82f6'
+
+/**
+ * One overview chart that the user can switch to a table (Key, Count, and Message when the data
+ * has one). Horizontal bars get `barSize` px per row (Issues By Type: 50 px each, 100 when empty).
+ */
+export function ChartCard({
+  title,
+  data,
+  colors,
+  layout = 'horizontal',
+  barSize = 28,
+  height,
+  children,
+}: {
+  title: string
+  data: ChartDatum[]
+  colors?: Record<string, string>
+  layout?: 'horizontal' | 'vertical'
+  barSize?: number
+  height?: number
+  children?: ReactNode
+}) {
+  const [view, setView] = useState<'chart' | 'table'>('chart')
+  const hasMessage = data.some((d) => d.message)
+  const empty = data.every((d) => !d.count)
+  const chartHeight = height ?? (layout === 'vertical' ? (data.length ? data.length * barSize : 100) : 220)
+  return (
+    <Card>
+      <CardHeader className="flex-row items-center justify-between py-2">
+        <CardTitle>{title}</CardTitle>
+        <div className="flex rounded-md border p-0.5">
+          <button type="button" aria-label={`${title}: chart`} aria-pressed={view === 'chart'} onClick={() => setView('chart')} className={`rounded px-1.5 py-0.5 ${view === 'chart' ? 'bg-secondary' : 'text-muted-foreground'}`}>
+            <BarChart3 className="size-3.5" />
+          </button>
+          <button type="button" aria-label={`${title}: table`} aria-pressed={view === 'table'} onClick={() => setView('table')} className={`rounded px-1.5 py-0.5 ${view === 'table' ? 'bg-secondary' : 'text-muted-foreground'}`}>
+            <Table2 className="size-3.5" />
+          </button>
+        </div>
+      </CardHeader>
+      <CardContent>
+        {view === 'table' ? (
+          <table className="w-full text-[13px]" aria-label={title}>
+            <thead className="text-left text-xs text-muted-foreground">
+              <tr>
+                <th className="pb-1 font-medium">Key</th>
+                <th className="pb-1 text-right font-medium">Count</th>
+                {hasMessage ? <th className="pb-1 pl-3 font-medium">Message</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {data.length ? (
+                data.map((d) => (
+                  <tr key={d.key} className="border-t">
+                    <td className="py-1">{d.key}</td>
+                    <td className="py-1 text-right font-mono text-xs">{d.count}</td>
+                    {hasMessage ? <td className="py-1 pl-3 text-muted-foreground">{d.message}</td> : null}
+                  </tr>
+                ))
+              ) : (
+                <tr>
+                  <td colSpan={3} className="py-3 text-center text-muted-foreground">
+                    No data available
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        ) : (
+          <div style={{ height: chartHeight }} className="relative" data-chart={title}>
+            {empty ? <p className="absolute inset-0 flex items-center justify-center text-xs text-muted-foreground">No data available</p> : null}
+            <ResponsiveContainer width="100%" height="100%">
+              <BarChart data={data} layout={layout} margin={{ top: 4, right: 12, bottom: 4, left: 0 }}>
+                <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" horizontal={layout === 'horizontal'} vertical={layout === 'vertical'} />
+                {layout === 'vertical' ? (
+                  <>
+                    <XAxis type="number" allowDecimals={false} tick={{ fontSize: 11 }} />
+                    <YAxis type="category" dataKey="key" width={130} tick={{ fontSize: 11 }} interval={0} />
+                  </>
+                ) : (
+                  <>
+                    <XAxis dataKey="key" tick={{ fontSize: 11 }} interval={0} />
+                    <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={52} />
+                  </>
+                )}
+                <Tooltip cursor={{ fill: 'rgba(148,163,184,0.15)' }} contentStyle={{ fontSize: 12 }} />
+                <Bar dataKey="count" name="Count" isAnimationActive={false} maxBarSize={layout === 'vertical' ? Math.round(barSize * 0.7) : 48}>
+                  {data.map((d) => (
+                    <Cell key={d.key} fill={colors?.[d.key] ?? DEFAULT_COLOR} />
+                  ))}
+                </Bar>
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+        )}
+        {children}
+      </CardContent>
+    </Card>
+  )
+}
+
+/** Chart colours of the severity steps (spec 02 section 3). */
+export const SEVERITY_CHART_COLORS: Record<string, string> = {
+  Invalid: '#94a3b8',
+  Critical: '#dc2626',
+  Error: '#f97316',
+  Warning: '#facc15',
+  Notice: '#3b82f6',
+  critical: '#dc2626',
+  error: '#f97316',
+  warning: '#facc15',
+  notice: '#3b82f6',
+}

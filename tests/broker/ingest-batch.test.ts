@@ -1,0 +1,73 @@
+import { expect, test } from 'vitest'
+import { agentCallSchemas, type UpdateClientStateRequest } from '../../broker/protocol'
+import { DomainError } from '../../app/domain/errors'
+import { drainIngest, ingestCall } from '../../app/domain/agents/ingest.server'
+import { prisma } from '../../app/utils/db.server'
+
+let serial = 0
+const newAgent = () => prisma.agent.create({ data: { product: 'Processor X', serial: `SN-${++serial}`, secretHash: 'x' } })
+
+const stateOf = (name: string, tiles: number): UpdateClientStateRequest => ({
+  systems: [
+    {
+      id: 'stage',
+      name,
+      devices: [{ id: 'tiles', component: 'receiver', product: 'Tile', name: 'Tiles', count: tiles }],
+      alerts: [{ key: 'recv.tempHigh', component: 'receiver', device: 'tiles', message: 'Receiver over temperature', severity: 3, history: [{ timestamp: new Date().toISOString(), count: 1 }] }],
+    },
+  ],
+})
+
+/** Calls issued in the same tick share one batch (one transaction). */
+const report = (agentId: string, state: UpdateClientStateRequest) =>
+  ingestCall(agentId, 'updateClientState', agentCallSchemas.updateClientState.request.parse(state), { ip: '127.0.0.1', receivedAt: new Date() })
+
+async function storedState(agentId: string) {
+  const system = await prisma.system.findFirst({ where: { agentId }, include: { devices: true } })
+  const usage = await prisma.usageCounter.findMany({ where: { agentId } })
+  const events = await prisma.agentEvent.count({ where: { agentId, type: 'updateClientState' } })
+  const agent = await prisma.agent.findUniqueOrThrow({ where: { id: agentId } })
+  return { system, tiles: system?.devices[0]?.count, usage: usage.reduce((sum, u) => sum + u.count, 0), events, alerts: agent.alertsCount, lastSeen: agent.lastSeen }
+}
+
+test('a message that fails inside a batch is refused alone; its companions commit', async () => {
+  const [first, second] = await Promise.all([newAgent(), newAgent()])
+  const results = await Promise.allSettled([report(first.id, stateOf('Stage A', 24)), report('no-such-agent', stateOf('Ghost', 1)), report(second.id, stateOf('Stage B', 12))])
+
+  expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+  const refusal = (results[1] as PromiseRejectedResult).reason
+  expect(refusal).toBeInstanceOf(DomainError)
+  expect((refusal as DomainError).code).toBe('not-found')
+  for (const [agentId, name, tiles] of [
+    [first.id, 'Stage A', 24],
+    [second.id, 'Stage B', 12],
+  ] as const) {
+    const stored = await storedState(agentId)
+    expect(stored.system?.name).toBe(name)
+    expect(stored).toMatchObject({ tiles, usage: 1, events: 1, alerts: 1 })
+    expect(stored.lastSeen).not.toBeNull()
+  }
+})
+
+test('when the shared part of a batch fails, each message is retried alone and the others still commit', async () => {
+  const [doomed, healthy] = await Promise.all([newAgent(), newAgent()])
+  await Promise.all([report(doomed.id, stateOf('Doomed', 1)), report(healthy.id, stateOf('Healthy', 1))])
+  // Deleted behind ingest's back (no change event), so ingest still has it cached: its usage row
+  // then violates the foreign key when the batch writes its totals.
+  await prisma.agent.delete({ where: { id: doomed.id } })
+
+  const results = await Promise.allSettled([report(doomed.id, stateOf('Doomed', 2)), report(healthy.id, stateOf('Healthy', 7))])
+  expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled'])
+  expect(await storedState(healthy.id)).toMatchObject({ tiles: 7, usage: 2, events: 2 })
+  await drainIngest()
+})
+
+test('an unchanged report rewrites nothing but a changed device is stored', async () => {
+  const agent = await newAgent()
+  await report(agent.id, stateOf('Stage C', 24))
+  const device = await prisma.device.findFirstOrThrow({ where: { system: { agentId: agent.id } } })
+  await report(agent.id, stateOf('Stage C', 24))
+  expect(await prisma.device.findFirstOrThrow({ where: { system: { agentId: agent.id } } })).toEqual(device)
+  await report(agent.id, stateOf('Stage C', 30))
+  expect(await storedState(agent.id)).toMatchObject({ tiles: 30, usage: 3, events: 3 })
+})

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { agentsListJson, agentsListText } from '../../cli/commands/agents'
+import { ExitCode, exitCodeForApiError, errorJson, toCliError } from '../../cli/errors'
+import { configPath } from '../../cli/config'
+
+const agent = {
+  id: 'a1',
+  name: 'FOH Processor',
+  product: 'VX1000',
+  serial: 'SN1',
+  version: '1.2',
+  isConnected: true,
+  lastSeen: '2026-01-01T11:58:00.000Z',
+  systems: [
+    { id: 's1', key: 'sys-1', name: 'Main', projectId: 'p1', projectName: 'Main Stage' },
+    { id: 's2', key: 'sys-2', name: 'Side', projectId: null, projectName: null },
+  ],
+}
+
+describe('CLI output and exit codes', () => {
+  it('maps portal errors to the documented exit codes', () => {
+    expect(exitCodeForApiError(401, 'mvr-auth/notloggedin')).toBe(ExitCode.auth)
+    expect(exitCodeForApiError(403, 'mvr-auth/unverified')).toBe(ExitCode.auth)
+    expect(exitCodeForApiError(403, 'permission-denied')).toBe(ExitCode.permission)
+    expect(exitCodeForApiError(404, 'enrollment/invalid-code')).toBe(ExitCode.notFound)
+    expect(exitCodeForApiError(400, 'invalid-argument')).toBe(ExitCode.usage)
+    expect(exitCodeForApiError(429, 'resource-exhausted')).toBe(ExitCode.rateLimited)
+    expect(exitCodeForApiError(500, 'internal')).toBe(ExitCode.unexpected)
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })
+    expect(errorJson(toCliError(refused, 'http://portal'))).toEqual({
+      error: { code: 'cli/network', message: 'Cannot reach the portal at http://portal: connection refused', exitCode: 6 },
+    })
+  })
+
+  it('prints agents as a table and as stable JSON', () => {
+    const text = agentsListText([agent], null, Date.parse('2026-01-01T12:00:00.000Z'))
+    expect(text.split('\n')[0]).toMatch(/^ID\s+NAME\s+PRODUCT\s+SERIAL\s+STATE\s+LAST SEEN\s+SYSTEMS$/)
+    expect(text).toMatch(/a1\s+FOH Processor\s+VX1000\s+SN1\s+connected\s+2 min ago\s+1\/2/)
+    expect(agentsListText([], null)).toBe('No agents.')
+    expect(agentsListJson('org', [agent], 'a1').agents[0]).toMatchObject({ id: 'a1', connected: true, systems: [{ projectName: 'Main Stage' }, { projectId: null }] })
+  })
+
+  it('keeps the config under XDG_CONFIG_HOME', () => {
+    expect(configPath({ XDG_CONFIG_HOME: '/x/cfg' })).toBe('/x/cfg/pixelfleet/config.json')
+  })
+})

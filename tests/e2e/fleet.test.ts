@@ -1,0 +1,141 @@
+/**
+ * Fleet monitoring end to end: a simulated agent with overheating tiles reports to the real
+ * portal; the agents list shows it going connected without a reload, the project overview counts
+ * its alert in 'Issues by Severity', and moving its system to another project updates an open
+ * overview live. A second test reloads the agents list and finds its URL state intact.
+ */
+import { type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
+import { startFleet, type Fleet } from '../../simulator/fleet'
+import { launchBrowser, newPage, signInAs, startPortal, type RunningPortal } from './harness'
+
+const STAGE_LEFT = 'demo-prj-stage-left0'
+const VOLUME_A = 'demo-prj-volume-a000'
+const SHOTS = process.env.PIXELFLEET_SCREENSHOTS
+
+let portal: RunningPortal
+let browser: Browser
+let fleet: Fleet | undefined
+
+beforeAll(async () => {
+  portal = await startPortal()
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await fleet?.stop()
+  await browser?.close()
+  await portal?.stop()
+})
+
+const shot = async (page: Page, name: string) => {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` })
+}
+
+/** Count column of one row of a chart's table view. */
+async function tableCount(page: Page, table: string, key: string): Promise<number> {
+  const cell = page.getByRole('table', { name: table }).getByRole('row').filter({ has: page.getByRole('cell', { name: key, exact: true }) }).getByRole('cell').nth(1)
+  return Number(await cell.textContent())
+}
+
+describe('fleet monitoring screens', () => {
+  it('shows a simulated agent live on the agents list, counts its alert, and follows a reassignment live', async () => {
+    const { context, page } = await newPage(browser, portal.url)
+    await signInAs(context, portal, DEMO_USERS.owner.email)
+    await page.goto(`/organization/${DEMO_ORG_ID}/agents`)
+    await page.getByRole('heading', { name: 'Agents' }).waitFor()
+    await page.getByText('No results.').waitFor()
+
+    fleet = await startFleet({
+      agents: 1,
+      url: `mqtt://127.0.0.1:${portal.mqttPort}`,
+      stateDir: null,
+      interval: '500ms',
+      scenario: 'tempHigh',
+      seed: 'fleet-e2e',
+      organizationId: DEMO_ORG_ID,
+      projectIds: [STAGE_LEFT],
+      progress: 'off',
+      log: () => undefined,
+      enroll: async ({ applicationCode, organizationId, projectId }) => {
+        const response = await page.request.post('/client/v1/agent/enroll', { data: { id: organizationId, applicationCode, projectId } })
+        expect(response.status()).toBe(200)
+      },
+    })
+    const [agent] = fleet.agents
+
+    // the open page learns about the new agent and its connection through live updates, no reload
+    const row = page.locator(`tr[data-agent-id="${agent.agentId}"]`)
+    await row.getByLabel('Connected', { exact: true }).waitFor({ timeout: 20_000 })
+    await expect(row.getByRole('link', { name: agent.site.name })).toBeTruthy()
+    await shot(page, 'fleet-agents')
+
+    // the project overview counts the overheating tiles' alert under Issues by Severity
+    await page.goto(`/organization/${DEMO_ORG_ID}/projects/${STAGE_LEFT}/overview`)
+    await page.getByRole('button', { name: 'Issues by Severity: table' }).click()
+    await expect
+      .poll(async () => (await tableCount(page, 'Issues by Severity', 'Critical')) + (await tableCount(page, 'Issues by Severity', 'Error')), { timeout: 30_000 })
+      .toBeGreaterThan(0)
+    await expect(page.getByLabel('Systems connected').textContent()).resolves.toMatch(/^1\s*\/ 1 connected/)
+    await shot(page, 'fleet-overview')
+
+    // a second tab moves the system to Volume A; the open overview follows without a reload
+    const other = await context.newPage()
+    await other.goto(`/organization/${DEMO_ORG_ID}/agents`)
+    const otherRow = other.locator(`tr[data-agent-id="${agent.agentId}"]`)
+    await otherRow.getByRole('button', { name: 'Expand row' }).click()
+    const picker = other.getByRole('combobox', { name: /^Project of system/ })
+    await picker.selectOption(VOLUME_A)
+    await other.getByText('System assignment updated').waitFor()
+    await page.getByLabel('Systems connected').filter({ hasText: /^0\s*\/ 0 connected/ }).waitFor({ timeout: 10_000 })
+    await expect(page.url()).toContain('/overview')
+
+    await page.goto(`/organization/${DEMO_ORG_ID}/projects/${VOLUME_A}/overview`)
+    await expect(page.getByLabel('Systems connected').textContent()).resolves.toMatch(/^1\s*\/ 1 connected/)
+    await context.close()
+  })
+
+  it('keeps filters, sorting, expanded rows and columns across a reload', async () => {
+    const { context, page } = await newPage(browser, portal.url)
+    await signInAs(context, portal, DEMO_USERS.owner.email)
+    await page.goto(`/organization/${DEMO_ORG_ID}/agents`)
+    const [agent] = fleet!.agents
+    const name = agent.site.name
+
+    await page.getByLabel('Filter by name').fill(name.slice(0, 4).toLowerCase())
+    await page.waitForURL((url) => url.searchParams.has('filters'))
+    await page.getByRole('button', { name: 'Name', exact: true }).click()
+    await page.getByRole('menuitem', { name: 'Desc' }).click()
+    await page.waitForURL((url) => url.searchParams.has('sorting'))
+    await page.locator(`tr[data-agent-id="${agent.agentId}"]`).getByRole('button', { name: 'Expand row' }).click()
+    await page.waitForURL((url) => url.searchParams.has('expanded'))
+    await page.getByRole('button', { name: 'View' }).click()
+    await page.getByRole('menuitemcheckbox', { name: 'Product' }).click()
+    await page.getByRole('menuitemcheckbox', { name: 'Serial' }).click()
+    await page.keyboard.press('Escape')
+    await page.waitForURL((url) => url.searchParams.has('columns'))
+
+    await page.reload()
+    await expect(page.getByLabel('Filter by name').inputValue()).resolves.toBe(name.slice(0, 4).toLowerCase())
+    await page.getByText('Sorting by 1 column(s)').waitFor()
+    await page.getByText('1 Expanded row(s)').waitFor()
+    await page.getByRole('combobox', { name: /^Project of system/ }).waitFor()
+    await expect(page.locator('thead').getByRole('button', { name: 'Product', exact: true }).count()).resolves.toBe(0)
+    await expect(page.locator('thead').getByRole('button', { name: 'Serial', exact: true }).count()).resolves.toBe(1)
+    await expect(page.locator(`th[aria-sort="descending"]`).textContent()).resolves.toContain('Name')
+    await shot(page, 'fleet-url-state')
+
+    // an invalid value is ignored, the rest still applies
+    const url = new URL(page.url())
+    url.searchParams.set('sorting', 'not-base64-json')
+    await page.goto(url.pathname + url.search)
+    await page.getByText('1 Expanded row(s)').waitFor()
+    await expect(page.getByText(/Sorting by/).count()).resolves.toBe(0)
+
+    // Escape resets the name filter
+    await page.getByLabel('Filter by name').press('Escape')
+    await page.waitForURL((u) => !u.searchParams.has('filters'))
+    await context.close()
+  })
+})
