@@ -20,7 +20,7 @@ export const MAX_STATE_BYTES = 1024 * 1024
 export const MAX_CALL_BYTES = 64 * 1024
 
 /** Calls an agent makes with its own credentials. */
-export const AGENT_CALLS = ['createApplication', 'ping', 'updateClientState', 'getClientConfig', 'setClientConfig', 'getTunnelConfig'] as const
+export const AGENT_CALLS = ['createApplication', 'ping', 'updateClientState', 'getClientConfig', 'setClientConfig', 'getTunnelConfig', 'selfEnroll'] as const
 export type AgentCall = (typeof AGENT_CALLS)[number]
 /** The only call of the provisioning identity. */
 export const PROVISION_CALL = 'register'
@@ -248,6 +248,7 @@ export const agentCallSchemas = {
   getClientConfig: { request: getClientConfigRequestSchema, result: clientConfigResultSchema },
   setClientConfig: { request: setClientConfigRequestSchema, result: clientConfigResultSchema },
   getTunnelConfig: { request: getTunnelConfigRequestSchema, result: tunnelConfigResultSchema },
+  selfEnroll: { request: selfEnrollRequestSchema, result: selfEnrollResultSchema },
 } as const satisfies Record<AgentCall, { request: z.ZodTypeAny; result: z.ZodTypeAny }>
 
 export type AgentCallRequest<C extends AgentCall> = z.input<(typeof agentCallSchemas)[C]['request']>

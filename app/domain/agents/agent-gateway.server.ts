@@ -10,7 +10,8 @@ import { emitChange, onChange } from '../events/bus.server'
 import { getConfig } from '~/utils/env.server'
 import { prisma } from '~/utils/db.server'
 import { type z } from 'zod'
-import { agentCredentials, clientConfigOf, drainIngest, forgetAgents, ingestCall, ingestPresence, isIngestChange, type CallMeta } from './ingest.server'
+import { selfEnroll } from './enrollment.server'
+import { agentCredentials, clientConfigOf, countServedCall, drainIngest, forgetAgents, ingestCall, ingestPresence, isIngestChange, type CallMeta } from './ingest.server'
 
 export type { CallMeta } from './ingest.server'
 
@@ -55,8 +56,15 @@ export async function registerAgent(input: z.output<typeof registerRequestSchema
 }
 
 /** Runs one validated call of an authenticated agent; resolves after its effect is committed. */
-export function handleCall<C extends AgentCall>(agentId: string, call: C, payload: AgentCallPayload<C>, meta: CallMeta): Promise<AgentCallResult<C>> {
-  return ingestCall(agentId, call, payload, meta)
+export async function handleCall<C extends AgentCall>(agentId: string, call: C, payload: AgentCallPayload<C>, meta: CallMeta): Promise<AgentCallResult<C>> {
+  if (call === 'selfEnroll') {
+    const { organizationId, projectId } = payload as AgentCallPayload<'selfEnroll'>
+    // Served by the enrollment domain (its own transaction and audit record), counted like every call.
+    const result = await selfEnroll({ kind: 'agent', agentId, ip: meta.ip ?? '' }, { organizationId, projectId })
+    await countServedCall(agentId, 'selfEnroll')
+    return result as AgentCallResult<C>
+  }
+  return ingestCall(agentId, call as Exclude<C, 'selfEnroll'>, payload as AgentCallPayload<Exclude<C, 'selfEnroll'>>, meta) as Promise<AgentCallResult<C>>
 }
 
 /** The agent's MQTT session opened or closed (`will` = closed without DISCONNECT). */

@@ -179,7 +179,7 @@ function countCall(batch: Batch, agentId: string, agent: CachedAgent, call: stri
 
 /** What a call needs besides its payload; `location` is looked up before the batch (it may be async). */
 type CallContext = { batch: Batch; agentId: string; agent: CachedAgent; meta: CallMeta; location: Location | null }
-type Handler<C extends AgentCall> = (context: CallContext, payload: AgentCallPayload<C>) => AgentCallResult<C>
+type Handler<C extends IngestCall> = (context: CallContext, payload: AgentCallPayload<C>) => AgentCallResult<C>
 
 function touchAddress({ batch, agentId, agent, meta, location }: CallContext) {
   if (!meta.ip || meta.ip === agent.lastIp) return
@@ -187,7 +187,10 @@ function touchAddress({ batch, agentId, agent, meta, location }: CallContext) {
   agent.lastIp = meta.ip
 }
 
-const handlers: { [C in AgentCall]: Handler<C> } = {
+/** Calls ingest stores itself; selfEnroll is an enrollment, served by the enrollment domain (agent-gateway). */
+export type IngestCall = Exclude<AgentCall, 'selfEnroll'>
+
+const handlers: { [C in IngestCall]: Handler<C> } = {
   ping(context, payload) {
     const { batch, agentId, agent } = context
     const metrics = payload.metrics
@@ -545,7 +548,7 @@ export async function drainIngest() {
 // ---------------------------------------------------------------------------- entry points
 
 /** Runs one validated agent call through the queue; settles after its commit. */
-export async function ingestCall<C extends AgentCall>(agentId: string, call: C, payload: AgentCallPayload<C>, meta: CallMeta): Promise<AgentCallResult<C>> {
+export async function ingestCall<C extends IngestCall>(agentId: string, call: C, payload: AgentCallPayload<C>, meta: CallMeta): Promise<AgentCallResult<C>> {
   const handler = handlers[call] as Handler<C>
   // A lookup can be asynchronous, the batch is not: resolve it first, only when the address is new.
   const location = meta.ip && agents.get(agentId)?.lastIp !== meta.ip ? await lookupLocation(meta.ip) : null
@@ -556,6 +559,11 @@ export async function ingestCall<C extends AgentCall>(agentId: string, call: C, 
     if (call !== 'updateClientState') countCall(batch, agentId, agent, call, null)
     return result
   })
+}
+
+/** Counts a call another part of the domain served (selfEnroll) in usage and agent events, like every call. */
+export function countServedCall(agentId: string, call: AgentCall): Promise<void> {
+  return enqueue(agentId, (batch) => countCall(batch, agentId, loadAgent(batch.sql, agentId), call, null))
 }
 
 /** Presence from the broker: connect, clean disconnect, or Last Will (recorded as an 'offline' event). */
