@@ -1,7 +1,8 @@
-// npm run bench:ingest -- [--agents 2000] [--senders 1000] [--duration 20] [--inflight 1] [--connect-rate 2000] [--in-process] [--profile]
+// npm run bench:ingest -- [--agents 2000] [--senders 1000] [--duration 20] [--inflight 1] [--rate 0] [--connect-rate 2000] [--in-process] [--profile]
 // N agents connect over real MQTT (TCP, loopback) to the real broker on a fresh SQLite database
 // under /tmp; `senders` of them publish QoS 1 updateClientState as fast as their acknowledgements
-// allow (`inflight` outstanding each). The broker runs in its own process (broker/standalone.ts)
+// allow (`inflight` outstanding each), or at `--rate` messages/s in total (open loop: latency at a
+// load below saturation; a closed loop at saturation only shows senders / throughput). The broker runs in its own process (broker/standalone.ts)
 // so its CPU and RSS are its own; --in-process runs it inside the generator instead. Prints agents
 // connected and connect time, sustained messages/s, p50/p95/p99 publish-to-PUBACK latency
 // (= publish-to-commit: the broker acks after the commit), broker RSS per connected agent, and the
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     senders: { type: 'string', default: '1000' },
     duration: { type: 'string', default: '20' },
     inflight: { type: 'string', default: '1' },
+    rate: { type: 'string', default: '0' },
     'connect-rate': { type: 'string', default: '2000' },
     'in-process': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -35,6 +37,7 @@ const { values } = parseArgs({
 const REQUESTED_AGENTS = Number(values.agents)
 const DURATION_S = Number(values.duration)
 const INFLIGHT = Number(values.inflight)
+const RATE = Number(values.rate)
 const CONNECT_PER_S = Number(values['connect-rate'])
 const IN_PROCESS = values['in-process']
 const PROFILE_DIR = '/tmp/pixelfleet-bench-prof'
@@ -59,8 +62,8 @@ const openFiles = (pid: number) => fs.readdirSync(`/proc/${pid}/fd`).length
 const fileLimit = () => Number(/Max open files\s+(\d+)/.exec(fs.readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? Infinity)
 const portRange = () => fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number)
 
-/** Descriptors a process needs besides one per connection (stdio, SQLite files, epoll, loader threads). */
-const FD_RESERVE = 100
+/** Descriptors a process needs besides one per connection (the broker holds 28 when idle: stdio, SQLite files, epoll, loader threads). */
+const FD_RESERVE = 40
 const limits: string[] = []
 const nofile = fileLimit()
 const [lowPort, highPort] = portRange()
@@ -154,7 +157,8 @@ async function inProcessBroker(): Promise<Broker> {
 
 async function main() {
   const where = IN_PROCESS ? 'in the generator process' : 'in its own process'
-  console.log(`Ingest benchmark: ${AGENTS} agents, ${SENDERS} sending (${INFLIGHT} in flight each), ${DURATION_S} s, broker ${where}; load average ${load()}`)
+  const pace = RATE > 0 ? `offering ${RATE} msgs/s` : `${INFLIGHT} in flight each`
+  console.log(`Ingest benchmark: ${AGENTS} agents, ${SENDERS} sending (${pace}), ${DURATION_S} s, broker ${where}; load average ${load()}`)
   fs.rmSync(dbFile, { force: true })
   await migrateDatabase(databaseUrl, root)
   setConfig(loadConfig({ ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', SEED_DEMO: 'false' }))
@@ -204,7 +208,15 @@ async function main() {
     const started = performance.now()
     const loop = async (client: WireClient, i: number) => {
       let sequence = 1
+      // With --rate each sender keeps its own schedule, staggered so the senders do not fire together.
+      const interval = RATE > 0 ? (SENDERS * INFLIGHT * 1000) / RATE : 0
+      let due = performance.now() + Math.random() * interval
       while (running && !client.closed) {
+        if (interval) {
+          await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())))
+          due += interval
+          if (!running) break
+        }
         const sent = performance.now()
         await client.publish(payloadOf(i, sequence++))
         if (running) latencies.push(performance.now() - sent)

@@ -5,6 +5,7 @@ import { disconnectDatabase, tuneDatabase } from '../app/utils/db.server'
 import { seedDemo } from '../prisma/seed-data'
 import { startNotificationDelivery } from '../app/domain/notifications/delivery.server'
 import { brokerLogger, startBroker } from '../broker/broker.server'
+import { startRelay } from '../relay/relay.server'
 import { startDemoFleet } from '../simulator/demo.server'
 
 export type Services = {
@@ -32,6 +33,16 @@ export async function startServices(config: Config, options: { dev: boolean; roo
     await web.close()
     throw error
   })
+  const relay = await startRelay({ port: config.RELAY_PORT, host: config.HOST, log: (line) => brokerLogger(config.LOG_LEVEL).warn(line) }).catch(async (error) => {
+    await broker.close()
+    await web.close()
+    throw error
+  })
+  // With RELAY_PORT=0 (tests) agents and browsers must be told the port actually bound.
+  if (!config.RELAY_PUBLIC_URL) {
+    config.relayPublicUrl = `http://localhost:${relay.port}`
+    setConfig(config)
+  }
   const notifications = startNotificationDelivery()
   // The demo organization gets live simulated agents (SIMULATOR_AGENTS=0 turns this off).
   const demoFleet =
@@ -47,10 +58,11 @@ export async function startServices(config: Config, options: { dev: boolean; roo
   return {
     web,
     mqttPort: broker.port,
-    relayPort: config.RELAY_PORT,
+    relayPort: relay.port,
     close: async () => {
       // Agents first, so every acknowledged message is committed before the database closes.
       await demoFleet?.stop()
+      await relay.close()
       await broker.close()
       await web.close()
       await notifications.stop()

@@ -21,6 +21,7 @@ import { type AgentCredentials, type CredentialStore } from './credentials'
 import { MqttRpc, isBadCredentials, openConnection } from './mqtt-rpc'
 import { toSystemReports } from './report'
 import { type SimulatedSite } from './site'
+import { RemoteConnect } from './tunnel'
 
 export type VirtualAgentOptions = {
   /** mqtt://host:port or ws://host:port/mqtt */
@@ -65,6 +66,9 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
   /** where the relay is, asked for once the agent is enrolled */
   tunnelConfig?: AgentCallResult<'getTunnelConfig'>
   reports = 0
+  /** the local web UI and the relay tunnel (remote portal) */
+  readonly remote: RemoteConnect
+  private secret?: string
   private client?: MqttClient
   private rpc?: MqttRpc
   private timers: NodeJS.Timeout[] = []
@@ -74,6 +78,7 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
   constructor(private readonly options: VirtualAgentOptions) {
     super()
     this.site = options.site
+    this.remote = new RemoteConnect(options.site)
     this.reportIntervalMs = options.reportIntervalMs
   }
 
@@ -141,6 +146,7 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
     )
     this.client = client
     this.agentId = agentId
+    this.secret = secret
     this.rpc = new MqttRpc(client, this.requestTimeout)
     client.on('error', (error) => this.emit('problem', error))
     client.on('message', (topic, payload) => this.onMessage(topic, payload))
@@ -170,6 +176,7 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
     this.config = config
     if (newlyEnrolled) void this.getTunnelConfig().catch((error: Error) => this.emit('problem', error))
     const obeyed = obeyedConfigSchema.safeParse(config.config)
+    if (this.tunnelConfig) void this.syncRemoteConnect().catch((error: Error) => this.emit('problem', error))
     const seconds = obeyed.success ? obeyed.data.reportIntervalSeconds : undefined
     const interval = seconds ? seconds * 1000 : this.options.reportIntervalMs
     if (interval !== this.reportIntervalMs) {
@@ -216,10 +223,7 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
   }
 
   ping() {
-    const remoteConnect = obeyedConfigSchema.safeParse(this.config?.config ?? {})
-    // Simulated agents serve no local web UI, so remote connect reads as switched off on the agent.
-    const tunnel = remoteConnect.success && remoteConnect.data.remoteConnect === true ? 'Simulated agent: no local web interface' : false
-    return this.call('ping', { metrics: { ...this.site.tcp }, tunnel })
+    return this.call('ping', { metrics: { ...this.site.tcp }, tunnel: this.remote.state })
   }
 
   /** Advances the simulated devices to now and reports the full state. */
@@ -233,7 +237,16 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
 
   async getTunnelConfig() {
     this.tunnelConfig = await this.call('getTunnelConfig', {})
+    await this.syncRemoteConnect()
     return this.tunnelConfig
+  }
+
+  /** Remote connect follows the tunnel config and the `remoteConnect` key (on unless set to false). */
+  private syncRemoteConnect() {
+    if (!this.tunnelConfig || !this.agentId || !this.secret || this.stopped) return Promise.resolve()
+    const obeyed = obeyedConfigSchema.safeParse(this.config?.config ?? {})
+    const remoteConnect = !obeyed.success || obeyed.data.remoteConnect !== false
+    return this.remote.update({ ...this.tunnelConfig, remoteConnect, agentId: this.agentId, secret: this.secret })
   }
 
   /** The report interval in force (the option, or the portal's `reportIntervalSeconds`). */
@@ -281,6 +294,7 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
   async stop() {
     this.stopped = true
     this.clearTimers()
+    await this.remote.stop()
     const client = this.client
     if (!client) return
     if (client.connected) await this.announce(false)
@@ -292,6 +306,7 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
   kill() {
     this.stopped = true
     this.clearTimers()
+    void this.remote.stop()
     this.client?.stream.destroy()
     this.client?.end(true)
   }

@@ -13,6 +13,7 @@ import { memberCalls } from './members.server'
 import { inviteCalls } from './invites.server'
 import { roleCalls } from './roles.server'
 import { auditCalls } from './audit.server'
+import { relayCalls } from './relay.server'
 
 /** Every /client/v1 call by name. Each concern keeps its calls in its own module. */
 export const apiCalls: ApiCalls = {
@@ -30,4 +31,5 @@ export const apiCalls: ApiCalls = {
   ...inviteCalls,
   ...roleCalls,
   ...auditCalls,
+  ...relayCalls,
 }

@@ -18,7 +18,7 @@ export const handle = { breadcrumb: () => ({ label: 'Roles', to: '.' }) }
 
 export default function AdminRolesPage() {
   return (
-    <div className="flex flex-col gap-4">
+    <div>
       <PageHeader title="Roles" subtitle="Global roles are available in every organization" />
       <RolesManager data={useLoaderData<typeof loader>()} />
     </div>

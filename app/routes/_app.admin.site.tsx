@@ -7,6 +7,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PageHeader } from '~/components/page-header'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
+import { DateTime } from '~/components/ui/date-time'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { Field, issueFor } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
@@ -117,8 +118,12 @@ export default function AdminSite() {
                   <tr key={m.id} className="border-b last:border-0">
                     <td className="py-1.5">{m.text}</td>
                     <td>{m.type}</td>
-                    <td>{new Date(m.starts).toLocaleString()}</td>
-                    <td>{new Date(m.ends).toLocaleString()}</td>
+                    <td>
+                      <DateTime value={m.starts} />
+                    </td>
+                    <td>
+                      <DateTime value={m.ends} />
+                    </td>
                   </tr>
                 ))
               )}

@@ -7,6 +7,7 @@ import { PageHeader } from '~/components/page-header'
 import { Alert } from '~/components/ui/alert'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
+import { DateTime } from '~/components/ui/date-time'
 import { Combobox, type ComboboxValue } from '~/components/ui/combobox'
 import { Field, issueFor } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
@@ -71,7 +72,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 export default function EnrollPage() {
   const { code, lookup, lookupError } = useLoaderData<typeof loader>()
   return (
-    <div className="mx-auto max-w-2xl">
+    <div className="max-w-2xl">
       <PageHeader title="Enroll Agent" subtitle="Connect an agent to one of your organizations with the code it shows." />
       {lookup ? (
         <EnrollForm key={code} />
@@ -187,7 +188,7 @@ function EnrollForm() {
           </div>
           <div className="text-right text-xs text-muted-foreground">
             <p className="font-mono text-sm text-foreground">{lookup?.applicationCode}</p>
-            {lookup ? <p>Code issued {new Date(lookup.applicationCreated).toLocaleString()}</p> : null}
+            {lookup ? <p>Code issued <DateTime value={lookup.applicationCreated} /></p> : null}
           </div>
         </div>
 

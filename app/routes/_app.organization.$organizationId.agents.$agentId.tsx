@@ -8,11 +8,11 @@ import { DeviceTree } from '~/components/fleet/device-tree'
 import { LastSeen } from '~/components/fleet/last-seen'
 import { ConnectionIcon, RemoteConnect, SeverityBadge } from '~/components/fleet/status'
 import { SystemAssignSelect } from '~/components/fleet/system-assign'
-import { timeAgo } from '~/utils/format-time'
 import { WorldMap } from '~/components/fleet/world-map'
 import { type Crumb } from '~/components/shell/breadcrumbs'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
+import { TimeAgo } from '~/components/ui/date-time'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { componentLabel } from '~/domain/fleet/labels'
 import { agentDetail } from '~/domain/fleet/agent-detail.server'
@@ -56,7 +56,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 export default function AgentDetailPage() {
   const data = useLoaderData<typeof loader>()
   const { organization } = useOrganization()
-  const { agent, systems, capabilities } = data
+  const { agent, systems } = data
   useLiveRevalidate(organization.id, ['agent', 'system', 'issue', 'project'])
   const now = useNow()
   const [params, setParams] = useSearchParams()
@@ -78,7 +78,7 @@ export default function AgentDetailPage() {
           <p className="text-sm text-muted-foreground">
             {systems.length} system{systems.length === 1 ? '' : 's'} reporting
             {' · '}
-            <span suppressHydrationWarning>Last reported {agent.lastReported ? timeAgo(agent.lastReported, now) : 'never'}</span>
+            Last reported {agent.lastReported ? <TimeAgo value={agent.lastReported} /> : 'never'}
           </p>
         </div>
       </div>

@@ -11,15 +11,16 @@ import { Input } from '~/components/ui/input'
 import { dashboard, type SearchResult } from '~/domain/fleet/dashboard.server'
 import { componentLabel } from '~/domain/fleet/labels'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
-import { requireUser } from '~/utils/auth.server'
 import { getConfig } from '~/utils/env.server'
 import { domainCall } from '~/utils/errors.server'
+import { requireOrgPermission } from '~/utils/org-route.server'
 import { useDebouncedCallback } from '~/utils/use-debounced-callback'
 import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 
 /** Behind FEATURE_DASHBOARDS (404 when off); needs org.metrics.view. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { actor } = await requireUser(request)
+  // permission first: someone outside the organization gets 403 whether or not the flag is on
+  const { actor } = await requireOrgPermission(request, params.organizationId, 'org.metrics.view')
   if (!getConfig().FEATURE_DASHBOARDS) throw data({ code: 'not-found', message: 'Not found' }, { status: 404 })
   const view = new URL(request.url).searchParams.get('view') === 'device' ? 'device' : 'system'
   return domainCall(() => dashboard(actor, params.organizationId!, view))

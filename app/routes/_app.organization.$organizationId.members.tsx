@@ -1,14 +1,16 @@
 import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
 import { flexRender, getCoreRowModel, getExpandedRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table'
-import { ChevronDown, ChevronRight, Mail, RotateCw, Trash2, UserMinus, UserPlus, X } from 'lucide-react'
+import { ChevronDown, ChevronRight, Mail, UserMinus, UserPlus, X } from 'lucide-react'
 import { Fragment, useMemo, useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { InviteManageButtons, InviteRoleText } from '~/components/invites/invite-parts'
 import { RevokeInviteDialog } from '~/components/invites/revoke-invite-dialog'
+import { MemberTags } from '~/components/member-tags'
 import { PageHeader } from '~/components/page-header'
-import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
+import { DateTime, TimeAgo } from '~/components/ui/date-time'
 import { ConfirmDialog, Dialog } from '~/components/ui/dialog'
 import { Field, issueFor } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
@@ -19,7 +21,7 @@ import { listMembers, type Member, type MemberAccessRight } from '~/domain/membe
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { type ApiError } from '~/utils/api-client'
 import { domainCall } from '~/utils/errors.server'
-import { formatDateTime, timeAgo } from '~/utils/format-time'
+import { formatDateTime } from '~/utils/format-time'
 import { requireOrgPermission } from '~/utils/org-route.server'
 import { useApiMutation } from '~/utils/use-api-mutation'
 import { useLiveRevalidate } from '~/utils/use-live-revalidate'
@@ -45,7 +47,7 @@ export default function MembersPage() {
   const { organization, capabilities } = useOrganization()
   useLiveRevalidate(organization.id, ['member', 'invite', 'role'])
   return (
-    <div className="flex max-w-5xl flex-col gap-4">
+    <div className="max-w-5xl space-y-4">
       <PageHeader title="Members" subtitle="People in this organization, their access rights and pending invitations" />
       {capabilities.canUserAdd ? <InviteMemberForm roles={data.memberRoles} /> : null}
       <MembersTable members={data.members as Member[]} />
@@ -172,8 +174,7 @@ function MembersTable({ members }: { members: Member[] }) {
         cell: ({ row }) => (
           <span className="flex items-center gap-1.5 font-medium">
             {row.original.name || row.original.email}
-            {row.original.isOwner ? <Badge variant="warning">Owner</Badge> : null}
-            {row.original.isYou ? <Badge>You</Badge> : null}
+            <MemberTags isOwner={row.original.isOwner} isYou={row.original.isYou} />
           </span>
         ),
       },
@@ -185,7 +186,9 @@ function MembersTable({ members }: { members: Member[] }) {
           const seen = getValue<number | null>()
           return seen ? (
             <Tooltip content={formatDateTime(seen)}>
-              <span>{timeAgo(seen)}</span>
+              <span>
+                <TimeAgo value={seen} />
+              </span>
             </Tooltip>
           ) : (
             <span className="text-muted-foreground">Never</span>
@@ -366,7 +369,6 @@ function AccessRights({ member }: { member: Member }) {
 }
 
 function InvitesTable({ invites }: { invites: Invite[] }) {
-  const { run, isPending } = useApiMutation()
   const [revoking, setRevoking] = useState<Invite | null>(null)
   return (
     <Card>
@@ -396,22 +398,11 @@ function InvitesTable({ invites }: { invites: Invite[] }) {
                   </span>
                 </td>
                 <td className="px-3 py-2 text-muted-foreground">
-                  {invite.roleName}
-                  {invite.projects.length > 0 ? ` · ${invite.projectRoleName} on ${invite.projects.map((p) => p.name).join(', ')}` : ''}
+                  <InviteRoleText invite={invite} />
                 </td>
-                <td className="px-3 py-2 text-muted-foreground">{formatDateTime(invite.sent)}</td>
-                <td className="px-3 py-1 text-right">
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    disabled={isPending(`resend-${invite.id}`)}
-                    onClick={() => void run('organization/inviteResend', { inviteId: invite.id }, { key: `resend-${invite.id}`, success: 'Invite resent' })}
-                  >
-                    <RotateCw /> Resend
-                  </Button>
-                  <Button variant="ghost" size="sm" className="text-destructive" onClick={() => setRevoking(invite)}>
-                    <Trash2 /> Revoke
-                  </Button>
+                <td className="px-3 py-2 text-muted-foreground"><DateTime value={invite.sent} /></td>
+                <td className="whitespace-nowrap px-3 py-1 text-right">
+                  <InviteManageButtons inviteId={invite.id} onRevoke={() => setRevoking(invite)} />
                 </td>
               </tr>
             ))}

@@ -1,13 +1,14 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData, useParams } from '@remix-run/react'
-import { Activity, Loader2 } from 'lucide-react'
+import { Activity } from 'lucide-react'
 import { useCallback, useMemo } from 'react'
-import { useCursorLog, useLiveRevalidation, type LogPage } from '~/components/logs/use-cursor-log'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { LogFooter } from '~/components/logs/log-footer'
+import { useCursorLog, useLiveRevalidation, type LogPage } from '~/components/logs/use-cursor-log'
 import { EmptyState, PageHeader } from '~/components/page-header'
-import { Alert } from '~/components/ui/alert'
 import { Badge } from '~/components/ui/badge'
-import { Button } from '~/components/ui/button'
+import { Card } from '~/components/ui/card'
+import { DateTime } from '~/components/ui/date-time'
 import type { AgentEventPage, AgentEventView } from '~/domain/usage/events.server'
 import { listAgentEvents } from '~/domain/usage/events.server'
 import { callApi } from '~/utils/api-client'
@@ -24,9 +25,6 @@ export const handle = { breadcrumb: () => ({ label: 'Metrics', to: '.' }) }
 
 type EventRow = Omit<AgentEventView, 'created'> & { created: Date | string }
 
-const formatTime = (value: Date | string) =>
-  new Date(value).toLocaleString(undefined, { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
-
 export default function MetricsPage() {
   const data = useLoaderData<typeof loader>()
   const organizationId = useParams().organizationId!
@@ -42,13 +40,13 @@ export default function MetricsPage() {
   const log = useCursorLog(snapshot, fetchOlder)
 
   return (
-    <div>
+    <div className="max-w-6xl space-y-4">
       <PageHeader title="Metrics" subtitle="Metric events reported by the agents of this organization" />
       {log.items.length === 0 ? (
         <EmptyState icon={<Activity className="size-8" />} title="No data available" text="Agent calls (state updates, pings, configuration reads) appear here as they arrive." />
       ) : (
-        <div className="rounded-lg border bg-card shadow-sm">
-          <table className="w-full text-[13px]">
+        <Card>
+          <table className="w-full text-[13px]" aria-label="Metric events">
             <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
               <tr>
                 <th className="px-3 py-2 font-medium">Type</th>
@@ -81,30 +79,13 @@ export default function MetricsPage() {
                       </span>
                     )}
                   </td>
-                  <td className="whitespace-nowrap px-3 py-1.5 text-right tabular-nums text-muted-foreground">{formatTime(event.created)}</td>
+                  <td className="whitespace-nowrap px-3 py-1.5 text-right tabular-nums text-muted-foreground"><DateTime value={event.created} seconds /></td>
                 </tr>
               ))}
             </tbody>
           </table>
-          <div ref={log.sentinelRef} className="flex items-center justify-center gap-2 border-t px-3 py-2 text-xs text-muted-foreground">
-            {log.error ? (
-              <Alert type="error" className="w-full">
-                {log.error}
-              </Alert>
-            ) : null}
-            {log.loading ? (
-              <>
-                <Loader2 className="size-3.5 animate-spin" /> Loading older events…
-              </>
-            ) : log.hasMore ? (
-              <Button variant="ghost" size="sm" onClick={() => void log.loadMore()}>
-                Load more
-              </Button>
-            ) : (
-              <span>{log.items.length} events · end of log</span>
-            )}
-          </div>
-        </div>
+          <LogFooter log={log} noun="event" />
+        </Card>
       )}
     </div>
   )

@@ -17,12 +17,12 @@ import {
   NoteActionButtons,
   NoteForm,
   UNSAVED_NOTE_TEXT,
-  formatNoteDate,
   useNoteMutation,
   type NoteItem,
 } from '~/components/notes/note-parts'
 import { EmptyState, PageHeader } from '~/components/page-header'
 import { Badge } from '~/components/ui/badge'
+import { DateTime } from '~/components/ui/date-time'
 import { ConfirmDialog, Dialog } from '~/components/ui/dialog'
 import { Input } from '~/components/ui/input'
 import { listNotes } from '~/domain/notes/notes.server'
@@ -73,10 +73,14 @@ export default function NotesPage() {
       }),
       column.accessor('color', { header: 'Colour', cell: ({ getValue }) => <span className="capitalize">{getValue()}</span> }),
       column.accessor('authorName', { header: 'Author' }),
-      column.accessor((n) => new Date(n.updated).getTime(), { id: 'updated', header: 'Updated', cell: ({ row }) => formatNoteDate(row.original.updated) }),
+      column.accessor((n) => new Date(n.updated).getTime(), { id: 'updated', header: 'Updated', cell: ({ row }) => <DateTime value={row.original.updated} /> }),
       column.accessor('archived', {
         header: 'Archived',
-        cell: ({ row }) => (row.original.archivedOn ? <Badge variant="secondary">{formatNoteDate(row.original.archivedOn)}</Badge> : <span className="text-muted-foreground">—</span>),
+        cell: ({ row }) => (row.original.archivedOn ? (
+            <Badge variant="secondary">
+              <DateTime value={row.original.archivedOn} />
+            </Badge>
+          ) : <span className="text-muted-foreground">—</span>),
       }),
       column.display({
         id: 'actions',
@@ -112,7 +116,7 @@ export default function NotesPage() {
         <EmptyState
           icon={<StickyNote className="size-8" />}
           title="No notes"
-          text="Get started by creating a new note: open the notes panel on any page of this organization (button in the header or the key 'n')."
+          text="Get started by creating a new note. Open the notes panel on any page of this organization (the notes button in the header, or the key 'n')."
         />
       ) : (
         <div className="rounded-lg border bg-card shadow-sm">
@@ -243,7 +247,7 @@ function NoteDialog({
               {note.content || <span className="italic text-muted-foreground">Empty note</span>}
             </div>
             <p className="text-xs text-muted-foreground">
-              {note.authorName} · created {formatNoteDate(note.created)} · updated {formatNoteDate(note.updated)}
+              {note.authorName} · created <DateTime value={note.created} /> · updated <DateTime value={note.updated} />
             </p>
             <NoteActionButtons note={note} busy={mutation.busy} onEdit={() => onEditingChange(true)} onAction={(intent) => mutation.submit(intent, { noteId: note.id })} />
           </div>

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { toast } from 'sonner'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { InlineEditField, toastError } from '~/components/inline-edit-field'
+import { MemberTags } from '~/components/member-tags'
 import { ProjectRoleSelect } from '~/components/projects/project-role-select'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
@@ -93,8 +94,7 @@ export default function ProjectSettings() {
                     <td className="px-4 py-2">
                       <div className="flex items-center gap-1.5 font-medium">
                         {m.name}
-                        {m.isOwner ? <Badge variant="secondary">Owner</Badge> : null}
-                        {m.id === currentUserId ? <Badge variant="outline">You</Badge> : null}
+                        <MemberTags isOwner={m.isOwner} isYou={m.id === currentUserId} />
                       </div>
                       <div className="text-xs text-muted-foreground">{m.email}</div>
                     </td>

@@ -7,6 +7,7 @@ import { EmptyState, PageHeader } from '~/components/page-header'
 import { ProjectTable } from '~/components/projects/project-table'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
+import { projectSystemTags } from '~/domain/fleet/project-systems.server'
 import { listProjects } from '~/domain/projects/projects.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { domainCall } from '~/utils/errors.server'
@@ -14,13 +15,15 @@ import { requireOrgPermission } from '~/utils/org-route.server'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireOrgPermission(request, params.organizationId, 'org.view')
-  return domainCall(() => listProjects(actor, params.organizationId!))
+  const organizationId = params.organizationId!
+  const [list, systemTags] = await domainCall(() => Promise.all([listProjects(actor, organizationId), projectSystemTags(actor, organizationId)]))
+  return { ...list, systemTags }
 }
 
 export const handle = { breadcrumb: () => ({ label: 'Projects', to: '.' }) }
 
 export default function ProjectsPage() {
-  const { projects, systems } = useLoaderData<typeof loader>()
+  const { projects, systems, systemTags } = useLoaderData<typeof loader>()
   const { organization, capabilities } = useOrganization()
   const [creating, setCreating] = useState(false)
   const newProject = capabilities.canProjectCreate ? (
@@ -45,6 +48,7 @@ export default function ProjectsPage() {
       <ProjectTable
         organizationId={organization.id}
         projects={projects}
+        systemTags={systemTags}
         newProjectOpen={creating}
         onNewProjectOpenChange={setCreating}
         empty={

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { ArrowDownWideNarrow, ArrowUpNarrowWide, Building2, Cpu, FolderTree, Plus, Users } from 'lucide-react'
 import { useMemo, useState, type ReactNode } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { MemberTags } from '~/components/member-tags'
 import { PageHeader } from '~/components/page-header'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
@@ -106,7 +107,7 @@ export default function OrganizationList() {
                   <h2 className="truncate text-[15px] font-semibold">{org.name}</h2>
                   <div className="flex shrink-0 gap-1">
                     {org.isDefault ? <Badge>Default</Badge> : null}
-                    {org.isOwner ? <Badge variant="secondary">Owner</Badge> : null}
+                    <MemberTags isOwner={org.isOwner} />
                   </div>
                 </div>
                 <p className="line-clamp-2 min-h-[2.5rem] text-sm text-muted-foreground">{org.description || 'No description'}</p>

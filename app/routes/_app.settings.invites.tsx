@@ -1,16 +1,17 @@
 import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData, useNavigate } from '@remix-run/react'
-import { Check, Mail, RotateCw, Trash2, X } from 'lucide-react'
+import { Check, Mail, X } from 'lucide-react'
 import { useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { InviteManageButtons, InviteRoleText } from '~/components/invites/invite-parts'
 import { RevokeInviteDialog } from '~/components/invites/revoke-invite-dialog'
 import { EmptyState } from '~/components/page-header'
 import { Button } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
+import { DateTime } from '~/components/ui/date-time'
 import { listMyInvites } from '~/domain/invites/invites.server'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
-import { formatDateTime } from '~/utils/format-time'
 import { useApiMutation } from '~/utils/use-api-mutation'
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -52,10 +53,9 @@ export default function MyInvitesTab() {
             <tr key={invite.id} className="border-b last:border-0">
               <td className="px-3 py-2 font-medium">{invite.organizationName}</td>
               <td className="px-3 py-2 text-muted-foreground">
-                {invite.roleName}
-                {invite.projects.length > 0 ? ` · ${invite.projectRoleName} on ${invite.projects.map((p) => p.name).join(', ')}` : ''}
+                <InviteRoleText invite={invite} />
               </td>
-              <td className="px-3 py-2 text-muted-foreground">{formatDateTime(invite.sent)}</td>
+              <td className="px-3 py-2 text-muted-foreground"><DateTime value={invite.sent} /></td>
               <td className="whitespace-nowrap px-3 py-1 text-right">
                 <Button size="sm" disabled={isPending(invite.id)} onClick={() => void accept(invite)}>
                   <Check /> Accept
@@ -68,16 +68,7 @@ export default function MyInvitesTab() {
                 >
                   <X /> Decline
                 </Button>
-                {invite.canManage ? (
-                  <>
-                    <Button variant="ghost" size="sm" onClick={() => void run('organization/inviteResend', { inviteId: invite.id }, { key: invite.id, success: 'Invite resent' })}>
-                      <RotateCw /> Resend
-                    </Button>
-                    <Button variant="ghost" size="sm" className="text-destructive" onClick={() => setRevoking(invite)}>
-                      <Trash2 /> Revoke
-                    </Button>
-                  </>
-                ) : null}
+                {invite.canManage ? <InviteManageButtons inviteId={invite.id} onRevoke={() => setRevoking(invite)} /> : null}
               </td>
             </tr>
           ))}

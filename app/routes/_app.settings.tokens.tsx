@@ -8,6 +8,7 @@ import { EmptyState } from '~/components/page-header'
 import { Alert } from '~/components/ui/alert'
 import { Button } from '~/components/ui/button'
 import { Card, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
+import { DateTime } from '~/components/ui/date-time'
 import { ConfirmDialog, Dialog } from '~/components/ui/dialog'
 import { Field, issueFor } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
@@ -35,7 +36,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'API Tokens · Pixelfleet' }]
 export const handle = { breadcrumb: () => ({ label: 'API Tokens', to: '.' }) }
 
-const formatDate = (value: Date | string | null) => (value ? new Date(value).toLocaleString() : 'Never')
+const formatDate = (value: Date | string | null) => (value ? <DateTime value={value} /> : 'Never')
 
 /** User settings, API Tokens: personal tokens for the CLI and scripts (list, create once-shown, revoke). */
 export default function ApiTokensTab() {

@@ -25,7 +25,7 @@ const TABS = [
 /** User settings (/settings/{tab}): the user's own profile, preferences and access. */
 export default function UserSettingsLayout() {
   return (
-    <div className="mx-auto max-w-5xl">
+    <div className="max-w-5xl">
       <PageHeader title="User Settings" subtitle="Your account, preferences and access across organizations." />
       <LinkTabs tabs={TABS} className="mb-5" />
       <Outlet />

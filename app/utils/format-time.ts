@@ -1,9 +1,14 @@
-/** Date and time as people read it in tables, e.g. "Nov 22, 2026, 14:05". */
-export function formatDateTime(value: string | number | Date | null | undefined): string {
+/**
+ * Date and time as people read it in tables, e.g. "Nov 22, 2026, 14:05" (with `seconds`: "14:05:09"),
+ * in `timeZone` or else the runtime's zone. Server-rendered pages use `<DateTime>` (components/ui),
+ * whose first client render repeats the server's output.
+ */
+export function formatDateTime(value: string | number | Date | null | undefined, options: { seconds?: boolean; timeZone?: string } = {}): string {
   if (value === null || value === undefined) return ''
   const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value)
   if (Number.isNaN(date.getTime())) return ''
-  return date.toLocaleString('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false })
+  const { seconds, timeZone } = options
+  return date.toLocaleString('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}), hour12: false, timeZone })
 }
 
 /** "N ago" with at most two units; seconds only under 5 minutes (spec 01 section 9). */

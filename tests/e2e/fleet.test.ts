@@ -2,7 +2,8 @@
  * Fleet monitoring end to end: a simulated agent with overheating tiles reports to the real
  * portal; the agents list shows it going connected without a reload, the project overview counts
  * its alert in 'Issues by Severity', and moving its system to another project updates an open
- * overview live. A second test reloads the agents list and finds its URL state intact.
+ * overview live. A second test reloads the agents list and finds its URL state intact; a third
+ * opens the fleet screens in a browser far from the server's time zone and finds no hydration error.
  */
 import { type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,7 +20,7 @@ let browser: Browser
 let fleet: Fleet | undefined
 
 beforeAll(async () => {
-  portal = await startPortal()
+  portal = await startPortal({ FEATURE_DASHBOARDS: 'true' })
   browser = await launchBrowser()
 })
 
@@ -28,6 +29,9 @@ afterAll(async () => {
   await browser?.close()
   await portal?.stop()
 })
+
+/** Client-side behaviour (clicks, live updates) works once React has hydrated the page. */
+const hydrated = (page: Page) => page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter))
 
 const shot = async (page: Page, name: string) => {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` })
@@ -68,7 +72,7 @@ describe('fleet monitoring screens', () => {
     // the open page learns about the new agent and its connection through live updates, no reload
     const row = page.locator(`tr[data-agent-id="${agent.agentId}"]`)
     await row.getByLabel('Connected', { exact: true }).waitFor({ timeout: 20_000 })
-    await expect(row.getByRole('link', { name: agent.site.name })).toBeTruthy()
+    await row.getByRole('link', { name: agent.site.name, exact: true }).waitFor()
     await shot(page, 'fleet-agents')
 
     // the project overview counts the overheating tiles' alert under Issues by Severity
@@ -89,7 +93,7 @@ describe('fleet monitoring screens', () => {
     await picker.selectOption(VOLUME_A)
     await other.getByText('System assignment updated').waitFor()
     await page.getByLabel('Systems connected').filter({ hasText: /^0\s*\/ 0 connected/ }).waitFor({ timeout: 10_000 })
-    await expect(page.url()).toContain('/overview')
+    expect(page.url()).toContain('/overview')
 
     await page.goto(`/organization/${DEMO_ORG_ID}/projects/${VOLUME_A}/overview`)
     await expect(page.getByLabel('Systems connected').textContent()).resolves.toMatch(/^1\s*\/ 1 connected/)
@@ -114,7 +118,11 @@ describe('fleet monitoring screens', () => {
     await page.getByRole('menuitemcheckbox', { name: 'Product' }).click()
     await page.getByRole('menuitemcheckbox', { name: 'Serial' }).click()
     await page.keyboard.press('Escape')
-    await page.waitForURL((url) => url.searchParams.has('columns'))
+    // both toggles are in the URL (base64 JSON of the differences from the default columns)
+    await page.waitForURL((url) => {
+      const columns = JSON.parse(Buffer.from(url.searchParams.get('columns') ?? 'e30=', 'base64').toString()) as Record<string, boolean>
+      return columns.product === false && columns.serial === true
+    })
 
     await page.reload()
     await expect(page.getByLabel('Filter by name').inputValue()).resolves.toBe(name.slice(0, 4).toLowerCase())
@@ -136,6 +144,41 @@ describe('fleet monitoring screens', () => {
     // Escape resets the name filter
     await page.getByLabel('Filter by name').press('Escape')
     await page.waitForURL((u) => !u.searchParams.has('filters'))
+    await context.close()
+  })
+
+  it("hydrates the fleet screens without a mismatch in a browser far from the server's zone, then shows the browser's zone", async () => {
+    const timeZone = 'Pacific/Auckland'
+    const context = await browser.newContext({ baseURL: portal.url, locale: 'de-DE', timezoneId: timeZone, viewport: { width: 1400, height: 900 } })
+    await signInAs(context, portal, DEMO_USERS.owner.email)
+    const page = await context.newPage()
+    const errors: string[] = []
+    // production React reports a mismatch as a recoverable error (window error event) or a minified console error
+    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`))
+    page.on('console', (m) => m.type() === 'error' && /hydrat|React error #4(18|19|22|23|25)/i.test(m.text()) && errors.push(`${page.url()}: ${m.text()}`))
+    const [agent] = fleet!.agents
+    for (const path of ['agents', `agents/${agent.agentId}`, `projects/${VOLUME_A}/overview`, `projects/${VOLUME_A}/issues`, 'dashboard']) {
+      await page.goto(`/organization/${DEMO_ORG_ID}/${path}`)
+      await hydrated(page)
+      await page.waitForLoadState('networkidle')
+    }
+    expect(errors).toEqual([])
+
+    // Last Seen cycles to the absolute date, shown in the browser's zone
+    await page.goto(`/organization/${DEMO_ORG_ID}/agents`)
+    await hydrated(page)
+    const lastSeen = page.locator(`tr[data-agent-id="${agent.agentId}"]`).getByTitle(/Click to switch/)
+    await expect.poll(() => lastSeen.textContent()).toMatch(/ago|just now/)
+    await lastSeen.click()
+    const time = lastSeen.locator('time')
+    // the agent keeps reporting, so compare the text with the datetime it is showing at that moment
+    const shownInBrowserZone = () =>
+      time.evaluate((el, zone) => {
+        const expected = new Date(el.getAttribute('datetime')!).toLocaleString('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: zone })
+        return el.textContent === expected ? 'browser zone' : `${el.textContent} (expected ${expected})`
+      }, timeZone)
+    await expect.poll(shownInBrowserZone).toBe('browser zone')
+    expect(errors).toEqual([])
     await context.close()
   })
 })

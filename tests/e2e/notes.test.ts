@@ -1,7 +1,7 @@
 import { type Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_PASSWORD, DEMO_USERS } from '../../prisma/seed-data'
-import { browser, newPage, portal, signIn, withPortalAndBrowser } from './harness'
+import { browser, newPage, portal, portalDb, signIn, withPortalAndBrowser } from './harness'
 
 withPortalAndBrowser()
 
@@ -64,6 +64,40 @@ describe('notes panel', () => {
     const row = page.getByRole('row').filter({ hasText: 'Genlock on node nine needs attention' })
     await row.waitFor()
     expect(await row.getByText(DEMO_USERS.owner.name).isVisible()).toBe(true)
+    await context.close()
+  })
+})
+
+describe('dates on server-rendered pages', () => {
+  it("hydrate without a mismatch in a browser far from the server's zone, then show the browser's zone", async () => {
+    const db = await portalDb(portal)
+    try {
+      const owner = await db.user.findUniqueOrThrow({ where: { email: DEMO_USERS.owner.email } })
+      await db.note.create({
+        data: { organizationId: DEMO_ORG_ID, authorId: owner.id, content: 'Zone check note', resourcePath: `/organization/${DEMO_ORG_ID}/projects` },
+      })
+    } finally {
+      await db.$disconnect()
+    }
+    const timeZone = 'Pacific/Auckland'
+    const context = await browser.newContext({ baseURL: portal.url, locale: 'de-DE', timezoneId: timeZone, viewport: { width: 1400, height: 900 } })
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`))
+    page.on('console', (m) => m.type() === 'error' && /hydrat/i.test(m.text()) && errors.push(`${page.url()}: ${m.text()}`))
+    await signIn(page, DEMO_USERS.owner.email, DEMO_PASSWORD)
+    for (const path of ['activity', 'members', 'notes']) {
+      await page.goto(`/organization/${DEMO_ORG_ID}/${path}`)
+      await hydrated(page)
+      await page.waitForLoadState('networkidle')
+    }
+    expect(errors).toEqual([])
+
+    // After hydration the Notes table shows the time in the browser's zone, not the server's.
+    const cell = page.getByRole('row').filter({ hasText: 'Zone check note' }).locator('time').first()
+    const iso = await cell.getAttribute('datetime')
+    const inBrowserZone = new Date(iso!).toLocaleString('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone })
+    await expect.poll(() => cell.textContent()).toBe(inBrowserZone)
     await context.close()
   })
 })

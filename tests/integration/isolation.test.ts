@@ -42,6 +42,7 @@ const NOT_ORGANIZATION_SCOPED = new Set([
   'organization/create', // creates a new organization owned by the caller
   'invite/mine', // invites addressed to the caller's own verified e-mail
   'agent/applicationLookup', // looks up an enrollment code, not an organization
+  'relay', // the relay's base address; access is checked by the relay's /login per agent
 ])
 
 type World = Awaited<ReturnType<typeof buildWorld>>

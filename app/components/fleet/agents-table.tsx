@@ -10,7 +10,7 @@ import {
   useReactTable,
 } from '@tanstack/react-table'
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight, Download, EyeOff, ExternalLink, Settings2, Trash2, X } from 'lucide-react'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { toast } from 'sonner'
 import {
   COLUMN_LABELS,
@@ -60,20 +60,21 @@ const FACETS_DELAY_MS = 500
 /** Writes one or more table-state parameters; empty values are removed so URLs stay short. */
 function useTableParams() {
   const [params, setParams] = useSearchParams()
-  /** `changes` may be computed from the latest URL, so quick successive toggles never overwrite each other. */
+  // the URL being navigated to: quick successive changes (two column toggles) build on each other
+  // instead of each starting from the URL that is still showing
+  const latest = useRef(params)
+  useEffect(() => {
+    latest.current = params
+  }, [params])
   const update = (changes: Record<string, string | null> | ((prev: URLSearchParams) => Record<string, string | null>), resetPage = false) => {
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev)
-        for (const [key, value] of Object.entries(typeof changes === 'function' ? changes(prev) : changes)) {
-          if (value === null || value === '') next.delete(key)
-          else next.set(key, value)
-        }
-        if (resetPage) next.delete('page')
-        return next
-      },
-      { replace: true, preventScrollReset: true },
-    )
+    const next = new URLSearchParams(latest.current)
+    for (const [key, value] of Object.entries(typeof changes === 'function' ? changes(latest.current) : changes)) {
+      if (value === null || value === '') next.delete(key)
+      else next.set(key, value)
+    }
+    if (resetPage) next.delete('page')
+    latest.current = next
+    setParams(next, { replace: true, preventScrollReset: true })
   }
   return { params, update }
 }
@@ -247,7 +248,6 @@ export function AgentsTable({
         ),
       },
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- header labels are constants
     [organization.id, now, lastSeenMode, canDelete, location.pathname, location.search],
   )
 

@@ -2,21 +2,22 @@ import { Loader2 } from 'lucide-react'
 import { useState } from 'react'
 import { lastSeenBucket } from '~/domain/agents/derived'
 import { cn } from '~/utils/cn'
-import { formatDateTime, timeAgo } from '~/utils/format-time'
+import { DateTime, TimeAgo } from '~/components/ui/date-time'
 
 const MODES = ['absolute', 'relative', 'bucket'] as const
 export type LastSeenMode = (typeof MODES)[number]
 
 /**
  * Last Seen: the value or 'Never'; a click cycles absolute date, relative 'N ago' and the bucket
- * label (spec 02 section 4). `now` comes from useNow so every cell ticks together.
+ * label (spec 02 section 4). `now` comes from useNow so every cell ticks together. Dates and
+ * relative times render through DateTime/TimeAgo, so a page hydrates without a mismatch in any
+ * time zone; the server always renders the default 'relative' mode (the others follow a click).
  */
 export function LastSeen({ value, now, mode: controlled, onCycle, className }: { value: string | null; now: number; mode?: LastSeenMode; onCycle?: () => void; className?: string }) {
   const [own, setOwn] = useState<LastSeenMode>('relative')
   const mode = controlled ?? own
   if (!value) return <span className={cn('text-muted-foreground', className)}>Never</span>
   const bucket = lastSeenBucket(value, now)
-  const text = mode === 'absolute' ? formatDateTime(value) : mode === 'relative' ? timeAgo(value, now) : bucket
   return (
     <button
       type="button"
@@ -29,7 +30,7 @@ export function LastSeen({ value, now, mode: controlled, onCycle, className }: {
       }}
     >
       {mode === 'bucket' && bucket === 'Now' ? <Loader2 className="size-3 animate-spin" aria-hidden /> : null}
-      <span suppressHydrationWarning>{text}</span>
+      {mode === 'absolute' ? <DateTime value={value} /> : mode === 'relative' ? <TimeAgo value={value} /> : <span>{bucket}</span>}
     </button>
   )
 }

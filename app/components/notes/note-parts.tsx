@@ -25,9 +25,6 @@ export const NOTE_COLOR_CLASSES: Record<NoteColor, { card: string; swatch: strin
 
 export const UNSAVED_NOTE_TEXT = 'You have unsaved note changes. Are you sure you want to leave?'
 
-export const formatNoteDate = (value: Date | string) =>
-  new Date(value).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
-
 export type NoteIntent = 'create' | 'update' | 'archive' | 'unarchive' | 'delete'
 
 /**

@@ -3,6 +3,7 @@ import { ArrowLeft, ChevronDown, ChevronRight, NotebookPen, Plus, StickyNote, X 
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { type BreadcrumbHandle } from '~/components/shell/breadcrumbs'
 import { Button } from '~/components/ui/button'
+import { DateTime } from '~/components/ui/date-time'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { Tooltip } from '~/components/ui/tooltip'
 import { DEFAULT_NOTE_COLOR } from '~/domain/notes/note-colors'
@@ -13,7 +14,6 @@ import {
   NoteActionButtons,
   NoteForm,
   UNSAVED_NOTE_TEXT,
-  formatNoteDate,
   useNoteMutation,
   type NoteItem,
 } from './note-parts'
@@ -266,13 +266,13 @@ function OpenNotesPanel({ organizationId, guard, setDirty, close }: { organizati
               <dt className="text-muted-foreground">Author</dt>
               <dd>{current.authorName}</dd>
               <dt className="text-muted-foreground">Created</dt>
-              <dd>{formatNoteDate(current.created)}</dd>
+              <dd><DateTime value={current.created} /></dd>
               <dt className="text-muted-foreground">Updated</dt>
-              <dd>{formatNoteDate(current.updated)}</dd>
+              <dd><DateTime value={current.updated} /></dd>
               {current.archivedOn ? (
                 <>
                   <dt className="text-muted-foreground">Archived</dt>
-                  <dd>{formatNoteDate(current.archivedOn)}</dd>
+                  <dd><DateTime value={current.archivedOn} /></dd>
                 </>
               ) : null}
             </dl>
@@ -294,7 +294,7 @@ function NoteCard({ note, onOpen }: { note: NoteItem; onOpen: () => void }) {
       <p className="line-clamp-5 whitespace-pre-wrap break-words text-[13px] leading-snug">{note.content || <span className="italic text-muted-foreground">Empty note</span>}</p>
       <p className="mt-2 flex justify-between gap-2 text-[11px] text-muted-foreground">
         <span className="truncate">{note.authorName}</span>
-        <span className="shrink-0">{formatNoteDate(note.updated)}</span>
+        <DateTime value={note.updated} className="shrink-0" />
       </p>
     </button>
   )

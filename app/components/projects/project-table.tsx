@@ -2,7 +2,9 @@ import { Link } from '@remix-run/react'
 import { type ColumnDef, flexRender, getCoreRowModel, getExpandedRowModel, useReactTable, type ExpandedState } from '@tanstack/react-table'
 import { ChevronDown, ChevronRight, FolderPlus, MoreHorizontal, Settings, Trash2, Users } from 'lucide-react'
 import { useMemo, useState, type ReactNode } from 'react'
+import type { SystemTag } from '~/domain/fleet/project-systems.server'
 import type { ProjectNode } from '~/domain/projects/projects.server'
+import { SystemTags } from '../fleet/system-tags'
 import { Button } from '~/components/ui/button'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '~/components/ui/dropdown-menu'
 import { Tooltip } from '~/components/ui/tooltip'
@@ -13,7 +15,8 @@ import { DeleteProjectDialog, NewProjectDialog } from './project-dialogs'
  * The System(s) column slot. It shows the count of systems assigned to the project; the fleet
  * issue replaces it with connection-state tags (agent name and last seen on hover).
  */
-export function ProjectSystemsCell({ project }: { project: ProjectNode }) {
+export function ProjectSystemsCell({ organizationId, project, tags }: { organizationId: string; project: ProjectNode; tags?: SystemTag[] }) {
+  if (tags?.length) return <SystemTags organizationId={organizationId} projectId={project.id} tags={tags} />
   if (project.systemsCount === 0) return <span className="text-muted-foreground">—</span>
   return (
     <span className="tabular-nums">
@@ -34,12 +37,15 @@ function IconAction({ label, children }: { label: string; children: ReactNode })
 export function ProjectTable({
   organizationId,
   projects,
+  systemTags,
   empty,
   newProjectOpen,
   onNewProjectOpenChange,
 }: {
   organizationId: string
   projects: ProjectNode[]
+  /** System(s) column tags per project id (the projects page); without them the cell shows the count */
+  systemTags?: Record<string, SystemTag[]>
   empty: ReactNode
   /** the page's 'New Project' button opens the same dialog for a top-level project */
   newProjectOpen: boolean
@@ -80,7 +86,7 @@ export function ProjectTable({
           )
         },
       },
-      { id: 'systems', header: 'System(s)', cell: ({ row }) => <ProjectSystemsCell project={row.original} /> },
+      { id: 'systems', header: 'System(s)', cell: ({ row }) => <ProjectSystemsCell organizationId={organizationId} project={row.original} tags={systemTags?.[row.original.id]} /> },
       {
         id: 'actions',
         header: () => <span className="sr-only">Actions</span>,
@@ -147,7 +153,7 @@ export function ProjectTable({
         },
       },
     ],
-    [],
+    [organizationId, systemTags],
   )
 
   const table = useReactTable({

@@ -105,7 +105,7 @@ export const organizationUpdatedMessage = (fields: string[]) =>
  * Org/deleteOrganization (owner, or org.delete): removes the organization and everything it holds
  * (projects, roles, access rights, ACLs, invites, notes, logs, invoices, subscriptions: database
  * cascades). Its agents are not deleted: they become unenrolled (no organization, systems
- * unassigned) so the hardware can be enrolled again elsewhere (docs/decisions/005-...).
+ * unassigned) so the hardware can be enrolled again elsewhere (docs/decisions/005-organization-delete-unenrolls-agents.md).
  */
 export async function deleteOrganization(actor: Actor, organizationId: string) {
   const access = await getOrganizationAccess(actor, organizationId)

@@ -1,0 +1,514 @@
+/**
+ * The relay: its own port and origin, so an agent's web page can never read the portal's cookies.
+ *
+ *   agent  ──WebSocket /tunnel (Basic agentId:secret)──> relay     HTTP/2 runs over the WebSocket
+ *   browser ──HTTP /session/{authCheck}/{product}/{agentId}/{projectId}{path}──> relay ──h2 stream──> agent UI
+ *
+ * The relay is the HTTP/2 client of each tunnel and the agent the HTTP/2 server (it proxies each
+ * stream to its local web UI), so every browser request is one standard h2 stream: multiplexing,
+ * flow control and cancellation come from Node's http2 (docs/decisions/006-relay-http2-over-websocket.md).
+ * Browsers get an authCheck from POST /login (portal session cookie or bearer token) and every
+ * proxied request is checked against its proxy session (user, agent, project, expiry).
+ */
+import http from 'node:http'
+import http2 from 'node:http2'
+import os from 'node:os'
+import { type AddressInfo, type Socket } from 'node:net'
+import { type Duplex } from 'node:stream'
+import { WebSocketServer, createWebSocketStream, type WebSocket } from 'ws'
+import { z } from 'zod'
+import { authenticateAgent } from '../app/domain/agents/agent-gateway.server'
+import { resolveToken, userActor } from '../app/domain/auth/session.server'
+import { DomainError } from '../app/domain/errors'
+import { isPortalOrigin } from '../app/domain/relay/address.server'
+import { closeProxySession, judgeProxySession, loadProxySession, openProxySession, recordProxyActivity, type ProxySessionRecord } from '../app/domain/relay/sessions.server'
+import { closeStaleTunnels, recordTunnelActivity, recordTunnelClosed, recordTunnelOpened, type TunnelForwards } from '../app/domain/relay/tunnels.server'
+import { sessionCookie } from '../app/utils/auth.server'
+import { listen } from '../server/app'
+
+export type Relay = {
+  server: http.Server
+  port: number
+  /** whether the agent has an open tunnel on this relay */
+  hasTunnel: (agentId: string) => boolean
+  close: () => Promise<void>
+}
+
+export type RelayOptions = { port: number; host: string; log?: (line: string) => void }
+
+/** The agent's local web UI port when the tunnel URL names none (`/tunnel?port=8080`). */
+const DEFAULT_FORWARD_PORT = 80
+/** Tunnels are pinged this often; one missing pong closes the tunnel. */
+const HEARTBEAT_MS = 30_000
+const MAX_LOGIN_BODY_BYTES = 16 * 1024
+/** Activity bookkeeping (last seen, active connections, last path) is written at most this often per tunnel or session. */
+const FLUSH_MS = 250
+const STREAM_WINDOW_BYTES = 1024 * 1024
+const CONNECTION_WINDOW_BYTES = 16 * 1024 * 1024
+/** How long the relay trusts a session record it read (see SessionTracker). */
+const SESSION_RECHECK_MS = 2000
+const MAX_CACHED_SESSIONS = 10_000
+/** Headers that describe one hop and never travel through a proxy (RFC 9110 7.6.1, plus HTTP/2's bans). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'http2-settings'])
+
+export const NO_TUNNEL_MESSAGE = 'The agent is not connected to the relay (its tunnel is closed). Try again when the agent is back online.'
+export const TUNNEL_LOST_MESSAGE = 'The connection to the agent was lost during the request.'
+
+export async function startRelay(options: RelayOptions): Promise<Relay> {
+  const log = options.log ?? (() => undefined)
+  const books = new Bookkeeping(log)
+  const tunnels = new TunnelRegistry(books)
+  const sessions = new SessionTracker(books)
+  const server = http.createServer((req, res) => {
+    handleRequest(req, res, { tunnels, sessions }).catch((error: Error) => {
+      log(`relay: ${req.method} ${req.url} failed: ${error.message}`)
+      if (!res.headersSent) sendText(res, 500, 'The relay could not handle this request.')
+      else res.destroy()
+    })
+  })
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false })
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => undefined)
+    acceptTunnel(req, socket, head, wss, tunnels).catch((error: Error) => {
+      log(`relay: tunnel upgrade failed: ${error.message}`)
+      refuseUpgrade(socket, 500, 'Internal Server Error')
+    })
+  })
+  await listen(server, options.port, options.host, 'RELAY_PORT')
+  const port = (server.address() as AddressInfo).port
+  tunnels.relayNode = `${os.hostname()}:${port}`
+  await closeStaleTunnels(tunnels.relayNode)
+  const heartbeat = setInterval(() => tunnels.heartbeat(), HEARTBEAT_MS)
+  heartbeat.unref()
+  return {
+    server,
+    port,
+    hasTunnel: (agentId) => tunnels.get(agentId) !== undefined,
+    close: async () => {
+      clearInterval(heartbeat)
+      await tunnels.closeAll()
+      wss.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+// ------------------------------------------------------------------------------ tunnels
+
+class Tunnel {
+  rowId: string | null = null
+  active = 0
+  alive = true
+  readonly h2: http2.ClientHttp2Session
+
+  constructor(
+    readonly agentId: string,
+    readonly ws: WebSocket,
+    readonly forwardPort: number,
+  ) {
+    const stream = createWebSocketStream(ws)
+    stream.on('error', () => undefined)
+    // The duplex over the WebSocket is the h2 connection; the authority is only a label.
+    // Generous receive windows: with the defaults (64 KiB per connection) a few parallel pages stall on WINDOW_UPDATE round trips.
+    this.h2 = http2.connect('http://agent.tunnel', { createConnection: () => stream as unknown as Socket, settings: { initialWindowSize: STREAM_WINDOW_BYTES } })
+    this.h2.on('connect', () => this.h2.setLocalWindowSize(CONNECTION_WINDOW_BYTES))
+    this.h2.on('error', () => undefined)
+    ws.on('pong', () => (this.alive = true))
+  }
+
+  get forwards(): TunnelForwards {
+    return { [String(this.forwardPort)]: { connectionsActive: this.active } }
+  }
+
+  close() {
+    this.h2.destroy()
+    this.ws.terminate()
+  }
+}
+
+/**
+ * The relay's database bookkeeping, off the request path: writes per key run in order, and the
+ * frequent ones (activity) are coalesced to one write per key every FLUSH_MS with the latest values.
+ */
+class Bookkeeping {
+  private readonly chains = new Map<string, Promise<unknown>>()
+  private readonly scheduled = new Map<string, { timer: NodeJS.Timeout; write: () => Promise<unknown> }>()
+
+  constructor(private readonly log: (line: string) => void) {}
+
+  /** Runs `write` after the key's earlier writes (an open before its close). */
+  now(key: string, write: () => Promise<unknown>) {
+    const entry = this.scheduled.get(key)
+    if (entry) {
+      clearTimeout(entry.timer)
+      this.scheduled.delete(key)
+      this.chain(key, entry.write)
+    }
+    return this.chain(key, write)
+  }
+
+  /** Runs the latest `write` given for the key within the next FLUSH_MS. */
+  soon(key: string, write: () => Promise<unknown>) {
+    const entry = this.scheduled.get(key)
+    if (entry) {
+      entry.write = write
+      return
+    }
+    const created = {
+      write,
+      timer: setTimeout(() => {
+        this.scheduled.delete(key)
+        this.chain(key, created.write)
+      }, FLUSH_MS),
+    }
+    this.scheduled.set(key, created)
+  }
+
+  private chain(key: string, write: () => Promise<unknown>) {
+    const next = (this.chains.get(key) ?? Promise.resolve()).then(write).catch((error: Error) => this.log(`relay: bookkeeping of ${key} failed: ${error.message}`))
+    this.chains.set(key, next)
+    void next.then(() => {
+      if (this.chains.get(key) === next) this.chains.delete(key)
+    })
+    return next
+  }
+
+  /** Runs every scheduled write now and waits for all of them. */
+  async drain() {
+    for (const [key, entry] of [...this.scheduled]) {
+      clearTimeout(entry.timer)
+      this.scheduled.delete(key)
+      this.chain(key, entry.write)
+    }
+    await Promise.all([...this.chains.values()])
+  }
+}
+
+class TunnelRegistry {
+  relayNode = ''
+  private readonly byAgent = new Map<string, Tunnel>()
+
+  constructor(private readonly books: Bookkeeping) {}
+
+  get(agentId: string) {
+    return this.byAgent.get(agentId)
+  }
+
+  open(tunnel: Tunnel, remote: { address: string; port: number }) {
+    const previous = this.byAgent.get(tunnel.agentId)
+    this.byAgent.set(tunnel.agentId, tunnel)
+    previous?.close()
+    // Keyed by agent, so a quick reconnect's open is never overtaken by the old tunnel's close.
+    const key = `tunnel:${tunnel.agentId}`
+    this.books.now(key, async () => {
+      tunnel.rowId = await recordTunnelOpened(tunnel.agentId, { ...remote, relayNode: this.relayNode, forwards: tunnel.forwards })
+    })
+    let closed = false
+    const onClose = () => {
+      if (closed) return
+      closed = true
+      tunnel.close()
+      const current = this.byAgent.get(tunnel.agentId) === tunnel
+      if (current) this.byAgent.delete(tunnel.agentId)
+      this.books.now(key, async () => {
+        if (tunnel.rowId) await recordTunnelClosed(tunnel.rowId, tunnel.agentId, { replaced: !current })
+      })
+    }
+    tunnel.ws.on('close', onClose)
+    tunnel.h2.on('close', onClose)
+  }
+
+  /** A proxied request started or ended on the tunnel: forwards and last seen follow. */
+  activity(tunnel: Tunnel) {
+    this.books.soon(`tunnel:${tunnel.agentId}`, async () => {
+      if (tunnel.rowId && this.byAgent.get(tunnel.agentId) === tunnel) await recordTunnelActivity(tunnel.rowId, tunnel.forwards)
+    })
+  }
+
+  heartbeat() {
+    for (const tunnel of this.byAgent.values()) {
+      if (!tunnel.alive) {
+        tunnel.close()
+        continue
+      }
+      tunnel.alive = false
+      tunnel.ws.ping()
+      this.activity(tunnel)
+    }
+  }
+
+  async closeAll() {
+    for (const tunnel of this.byAgent.values()) tunnel.close()
+    // Let the close handlers queue their writes, then wait for every write.
+    await new Promise((resolve) => setImmediate(resolve))
+    await this.books.drain()
+  }
+}
+
+/**
+ * Proxy sessions as the relay sees them: each request is judged (expiry, agent, project) against
+ * the session record, which is re-read from the database at most every SESSION_RECHECK_MS (a page
+ * load is dozens of requests; the read is the relay's main cost). Logout here takes effect at once;
+ * a user disabled elsewhere within that interval. Also counts open requests per session.
+ */
+class SessionTracker {
+  private readonly sessions = new Map<string, { count: number; lastPath: string }>()
+  private readonly records = new Map<string, { record: ProxySessionRecord; readAt: number }>()
+
+  constructor(private readonly books: Bookkeeping) {}
+
+  async load(authCheck: string): Promise<ProxySessionRecord> {
+    const cached = this.records.get(authCheck)
+    if (cached && Date.now() - cached.readAt < SESSION_RECHECK_MS) return cached.record
+    const record = await loadProxySession(authCheck)
+    if (this.records.size >= MAX_CACHED_SESSIONS) this.records.clear()
+    this.records.set(authCheck, { record, readAt: Date.now() })
+    return record
+  }
+
+  forget(authCheck: string) {
+    this.records.delete(authCheck)
+  }
+
+  change(sessionId: string, delta: 1 | -1, lastPath?: string) {
+    const entry = this.sessions.get(sessionId) ?? { count: 0, lastPath: '' }
+    entry.count = Math.max(0, entry.count + delta)
+    if (lastPath !== undefined) entry.lastPath = lastPath
+    if (entry.count) this.sessions.set(sessionId, entry)
+    else this.sessions.delete(sessionId)
+    const activity = { connectionsActive: entry.count, lastPath: entry.lastPath || undefined }
+    this.books.soon(`session:${sessionId}`, () => recordProxyActivity(sessionId, activity))
+  }
+}
+
+async function acceptTunnel(req: http.IncomingMessage, socket: Duplex, head: Buffer, wss: WebSocketServer, tunnels: TunnelRegistry) {
+  const url = new URL(req.url ?? '/', 'http://relay')
+  if (url.pathname !== '/tunnel') return refuseUpgrade(socket, 404, 'Not Found')
+  const credentials = parseBasicAuth(req.headers.authorization)
+  if (!credentials) return refuseUpgrade(socket, 401, 'Unauthorized')
+  const auth = await authenticateAgent(credentials.user, credentials.password)
+  if (!auth.ok) return refuseUpgrade(socket, auth.reason === 'disabled' ? 403 : 401, auth.reason === 'disabled' ? 'Forbidden' : 'Unauthorized')
+  const forwardPort = Number(url.searchParams.get('port') ?? DEFAULT_FORWARD_PORT)
+  if (!Number.isInteger(forwardPort) || forwardPort < 1 || forwardPort > 65535) return refuseUpgrade(socket, 400, 'Bad Request')
+  const remote = { address: clientAddress(req), port: req.socket.remotePort ?? 0 }
+  wss.handleUpgrade(req, socket, head, (ws) => tunnels.open(new Tunnel(credentials.user, ws, forwardPort), remote))
+}
+
+function refuseUpgrade(socket: Duplex, status: number, text: string) {
+  if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+  else socket.destroy()
+}
+
+function parseBasicAuth(header: string | undefined) {
+  const encoded = header?.match(/^Basic\s+(.+)$/i)?.[1]
+  if (!encoded) return null
+  const text = Buffer.from(encoded, 'base64').toString('utf8')
+  const colon = text.indexOf(':')
+  return colon > 0 ? { user: text.slice(0, colon), password: text.slice(colon + 1) } : null
+}
+
+// --------------------------------------------------------------------------- browser side
+
+const SESSION_PATH = /^\/session\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)(\/.*)?$/
+
+async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse, { tunnels, sessions }: { tunnels: TunnelRegistry; sessions: SessionTracker }) {
+  const url = new URL(req.url ?? '/', 'http://relay')
+  if (url.pathname === '/login' || url.pathname === '/logout') return handleAccount(req, res, url.pathname, sessions)
+  const match = SESSION_PATH.exec(url.pathname)
+  if (!match) return sendText(res, 404, 'Not found. Open the remote portal from the agents list.')
+  const [, authCheck, product, agentId, projectSegment, rest] = match
+  const prefix = `/session/${authCheck}/${product}/${agentId}/${projectSegment}`
+  // The agent's pages use relative links; they resolve only below a trailing slash.
+  if (!rest) {
+    res.writeHead(308, { Location: `${prefix}/${url.search}` })
+    return res.end()
+  }
+  const check = judgeProxySession(await sessions.load(authCheck), agentId, projectSegment)
+  if (!check.ok) return sendText(res, check.status, check.message)
+  const tunnel = tunnels.get(agentId)
+  if (!tunnel || tunnel.h2.destroyed || tunnel.h2.closed) return sendText(res, 502, NO_TUNNEL_MESSAGE)
+  forward(req, res, { tunnel, tunnels, sessions, path: rest + url.search, prefix, sessionId: check.session.id })
+}
+
+function forward(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  { tunnel, tunnels, sessions, path, prefix, sessionId }: { tunnel: Tunnel; tunnels: TunnelRegistry; sessions: SessionTracker; path: string; prefix: string; sessionId: string },
+) {
+  const headers: http2.OutgoingHttpHeaders = {
+    ':method': req.method ?? 'GET',
+    ':path': path,
+    'x-forwarded-for': clientAddress(req),
+    'x-forwarded-host': req.headers.host ?? '',
+    'x-forwarded-proto': 'http',
+    'x-forwarded-prefix': prefix,
+  }
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (HOP_BY_HOP.has(name) || name.startsWith('x-forwarded-') || value === undefined) continue
+    if (name === 'cookie') {
+      // The portal's session cookie is sent to every port of its host; the agent must never see it.
+      const kept = withoutPortalCookie(String(value))
+      if (kept) headers.cookie = kept
+      continue
+    }
+    headers[name] = value
+  }
+  const bodyless = req.method === 'GET' || req.method === 'HEAD'
+  let upstream: http2.ClientHttp2Stream
+  try {
+    upstream = tunnel.h2.request(headers, { endStream: bodyless })
+  } catch {
+    return sendText(res, 502, NO_TUNNEL_MESSAGE)
+  }
+  tunnel.active++
+  tunnels.activity(tunnel)
+  sessions.change(sessionId, 1, path)
+  let finished = false
+  const finish = () => {
+    if (finished) return
+    finished = true
+    tunnel.active--
+    tunnels.activity(tunnel)
+    sessions.change(sessionId, -1)
+  }
+  res.on('close', () => {
+    finish()
+    if (!upstream.closed) upstream.close(http2.constants.NGHTTP2_CANCEL)
+  })
+  if (!bodyless) req.pipe(upstream)
+  upstream.on('response', (h2headers) => {
+    res.writeHead(Number(h2headers[':status'] ?? 502), responseHeaders(h2headers, prefix))
+    upstream.pipe(res)
+  })
+  upstream.on('error', () => {
+    if (!res.headersSent) sendText(res, 502, TUNNEL_LOST_MESSAGE)
+    else res.destroy()
+  })
+  upstream.on('close', () => {
+    // The stream ended without a response (tunnel gone, agent reset the stream).
+    if (!res.headersSent) sendText(res, 502, TUNNEL_LOST_MESSAGE)
+  })
+}
+
+/** The agent's response headers for the browser: no hop-by-hop ones, cookies kept below the session path. */
+function responseHeaders(h2headers: http2.IncomingHttpHeaders, prefix: string): http.OutgoingHttpHeaders {
+  const out: http.OutgoingHttpHeaders = {}
+  for (const [name, value] of Object.entries(h2headers)) {
+    if (name.startsWith(':') || HOP_BY_HOP.has(name) || value === undefined) continue
+    // The portal shows the agent's UI in a frame; an agent's own frame ban would blank it.
+    if (name === 'x-frame-options') continue
+    if (name === 'set-cookie') {
+      out[name] = (Array.isArray(value) ? value : [value]).map((cookie) => scopeCookie(cookie, prefix)).filter((c): c is string => c !== null)
+      continue
+    }
+    out[name] = value
+  }
+  return out
+}
+
+/** An agent cookie is confined to its session's path and may not take the portal cookie's name. */
+function scopeCookie(cookie: string, prefix: string): string | null {
+  const [pair, ...attributes] = cookie.split(';')
+  if (pair.split('=')[0].trim() === sessionCookie.name) return null
+  const kept = attributes.filter((a) => !/^\s*(path|domain)\s*=/i.test(a))
+  return [pair, ...kept, ` Path=${prefix}/`].join(';')
+}
+
+function withoutPortalCookie(cookieHeader: string): string {
+  return cookieHeader
+    .split(';')
+    .filter((part) => part.split('=')[0].trim() !== sessionCookie.name)
+    .join(';')
+    .trim()
+}
+
+// --------------------------------------------------------------------------- /login, /logout
+
+const loginSchema = z.object({ agentId: z.string().min(1).max(64), projectId: z.string().min(1).max(64).nullish(), organizationId: z.string().min(1).max(64).optional() })
+const logoutSchema = z.object({ authCheck: z.string().min(1).max(200) })
+
+/**
+ * POST /login and /logout, called by the portal page with credentials (its session cookie reaches
+ * the relay because cookies are per host, not per port) or with a bearer token (API token).
+ * Answers only the portal's origin (CORS with credentials).
+ */
+async function handleAccount(req: http.IncomingMessage, res: http.ServerResponse, path: string, sessions: SessionTracker) {
+  const origin = req.headers.origin
+  if (origin) {
+    if (!isPortalOrigin(origin, req.headers.host)) return sendJson(res, 403, { code: 'cors', message: 'Cross-site request refused' })
+    res.setHeader('Access-Control-Allow-Origin', origin)
+    res.setHeader('Access-Control-Allow-Credentials', 'true')
+    res.setHeader('Vary', 'Origin')
+  }
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'content-type, authorization', 'Access-Control-Max-Age': '600' })
+    return res.end()
+  }
+  if (req.method !== 'POST') return sendJson(res, 405, { code: 'method-not-allowed', message: 'Use POST with a JSON body' })
+  const body = await readJson(req)
+  if (body === undefined) return sendJson(res, 400, { code: 'invalid-argument', message: 'The request body is not valid JSON' })
+
+  const bearer = req.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1]
+  const cookieToken = await sessionCookie.parse(req.headers.cookie ?? null)
+  const identity = await resolveToken(bearer ?? (typeof cookieToken === 'string' ? cookieToken : null))
+  if (identity.status === 'disabled') return sendJson(res, 403, { code: 'mvr-auth/disabled', message: 'Account was administratively disabled' })
+  if (identity.status !== 'ok') return sendJson(res, 401, { code: 'mvr-auth/notloggedin', message: 'Not logged in' })
+  const client = { ip: clientAddress(req), userAgent: req.headers['user-agent'] ?? '' }
+  const actor = userActor(identity.user, client)
+  try {
+    if (path === '/logout') {
+      const input = logoutSchema.safeParse(body)
+      if (!input.success) return sendJson(res, 400, { code: 'invalid-argument', message: 'authCheck is required' })
+      await closeProxySession(actor, input.data.authCheck)
+      sessions.forget(input.data.authCheck)
+      return sendJson(res, 200, { data: { ok: true } })
+    }
+    const input = loginSchema.safeParse(body)
+    if (!input.success) return sendJson(res, 400, { code: 'invalid-argument', message: 'agentId is required' })
+    const session = await openProxySession(actor, input.data, client)
+    return sendJson(res, 200, { data: { authCheck: session.authCheck, product: session.product, agentId: session.agentId, projectId: session.projectId, expiresAt: session.expiresAt.toISOString() } })
+  } catch (error) {
+    if (error instanceof DomainError) return sendJson(res, error.status, { code: error.code, message: error.message })
+    throw error
+  }
+}
+
+function readJson(req: http.IncomingMessage): Promise<unknown> {
+  return new Promise((resolve) => {
+    let size = 0
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_LOGIN_BODY_BYTES) {
+        resolve(undefined)
+        req.destroy()
+      } else chunks.push(chunk)
+    })
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8').trim()
+      try {
+        resolve(text ? JSON.parse(text) : {})
+      } catch {
+        resolve(undefined)
+      }
+    })
+    req.on('error', () => resolve(undefined))
+  })
+}
+
+// ----------------------------------------------------------------------------------- helpers
+
+function clientAddress(req: http.IncomingMessage) {
+  return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '')
+}
+
+function sendText(res: http.ServerResponse, status: number, message: string) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.end(message)
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: object) {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.end(JSON.stringify(body))
+}

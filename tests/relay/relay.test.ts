@@ -1,0 +1,222 @@
+/**
+ * The remote portal through the relay, in-process: a simulated agent's tunnel client connects to
+ * the relay (port 0) with its own credentials; a person with connect permission gets an authCheck
+ * from /login and reads the agent's status page through the proxy address; everyone else, stale
+ * sessions and addresses naming another agent are refused; tunnel rows and state follow the tunnel.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compileUserAcls } from '~/domain/access/acl.server'
+import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
+import { registerAgent } from '~/domain/agents/agent-gateway.server'
+import { createSession } from '~/domain/auth/session.server'
+import { NO_PROJECT, proxyAddress } from '~/domain/relay/proxy-address'
+import { TUNNEL_CLOSED_MESSAGE } from '~/domain/relay/tunnels.server'
+import { prisma } from '~/utils/db.server'
+import { NO_TUNNEL_MESSAGE, startRelay, type Relay } from '../../relay/relay.server'
+import { SimulatedSite } from '../../simulator/site'
+import { RemoteConnect } from '../../simulator/tunnel'
+
+let relay: Relay
+let base: string
+let orgId: string
+let stageId: string
+const tokens: Record<'owner' | 'manager' | 'viewer' | 'outsider', string> = { owner: '', manager: '', viewer: '', outsider: '' }
+type TestAgent = { agentId: string; secret: string; site: SimulatedSite; remote: RemoteConnect }
+let agent: TestAgent
+let otherAgent: TestAgent
+
+const CHROME_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36'
+
+async function createAgent(index: number, projectId: string): Promise<TestAgent> {
+  const site = new SimulatedSite({ seed: 7, index, scenario: 'tempHigh' })
+  site.tick(new Date())
+  const meta = { ip: '127.0.0.1', receivedAt: new Date() }
+  const { agentId, secret } = await registerAgent({ product: site.product, serial: site.serial, version: site.version, name: site.name }, meta)
+  await prisma.agent.update({ where: { id: agentId }, data: { organizationId: orgId, defaultProjectId: projectId, lastSeen: new Date() } })
+  await prisma.system.create({ data: { agentId, key: 'sys-1', name: 'Wall', projectId } })
+  return { agentId, secret, site, remote: new RemoteConnect(site) }
+}
+
+const connectTunnel = async (a: TestAgent) => {
+  await a.remote.update({ enabled: true, relayUrl: base, remoteConnect: true, agentId: a.agentId, secret: a.secret })
+  await a.remote.waitUntilOpen()
+}
+
+const login = (token: string | null, body: object, headers: Record<string, string> = {}) =>
+  fetch(`${base}/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'User-Agent': CHROME_UA, ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers },
+    body: JSON.stringify(body),
+  })
+
+async function authCheckFor(token: string, agentId: string, projectId?: string) {
+  const response = await login(token, { agentId, projectId })
+  expect(response.status).toBe(200)
+  const body = (await response.json()) as { data: { authCheck: string; product: string; projectId: string | null } }
+  return body.data
+}
+
+const eventually = async <T>(read: () => Promise<T>, ok: (value: T) => boolean) => {
+  for (let i = 0; i < 100; i++) {
+    const value = await read()
+    if (ok(value)) return value
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return read()
+}
+
+beforeAll(async () => {
+  const mk = (key: string) => prisma.user.create({ data: { email: `${key}@relay.test`, name: key, emailVerified: true } })
+  const [owner, manager, viewer, outsider] = await Promise.all([mk('owner'), mk('manager'), mk('viewer'), mk('outsider')])
+  orgId = (await prisma.organization.create({ data: { name: 'Relay Org', ownerId: owner.id } })).id
+  const otherOrg = await prisma.organization.create({ data: { name: 'Elsewhere', ownerId: outsider.id } })
+  stageId = (await prisma.project.create({ data: { organizationId: orgId, name: 'Stage' } })).id
+  const backstageId = (await prisma.project.create({ data: { organizationId: orgId, name: 'Backstage' } })).id
+  await prisma.$transaction(async (tx) => {
+    await tx.accessRight.create({ data: { userId: owner.id, roleId: DEFAULT_ROLE_IDS.orgAdmin, organizationId: orgId } })
+    // project.agents.connect on Stage only
+    await tx.accessRight.create({ data: { userId: manager.id, roleId: DEFAULT_ROLE_IDS.projectManager, organizationId: orgId, projectId: stageId } })
+    await tx.accessRight.create({ data: { userId: viewer.id, roleId: DEFAULT_ROLE_IDS.projectViewer, organizationId: orgId, projectId: stageId } })
+    await tx.accessRight.create({ data: { userId: outsider.id, roleId: DEFAULT_ROLE_IDS.orgAdmin, organizationId: otherOrg.id } })
+    for (const u of [owner, manager, viewer]) await compileUserAcls(tx, u.id, orgId)
+    await compileUserAcls(tx, outsider.id, otherOrg.id)
+  })
+  const info = { ip: '127.0.0.1', userAgent: 'test' }
+  tokens.owner = (await createSession(owner.id, info)).token
+  tokens.manager = (await createSession(manager.id, info)).token
+  tokens.viewer = (await createSession(viewer.id, info)).token
+  tokens.outsider = (await createSession(outsider.id, info)).token
+
+  relay = await startRelay({ port: 0, host: '127.0.0.1' })
+  base = `http://127.0.0.1:${relay.port}`
+  agent = await createAgent(0, stageId)
+  otherAgent = await createAgent(1, backstageId)
+  await connectTunnel(agent)
+  await connectTunnel(otherAgent)
+})
+
+afterAll(async () => {
+  await agent?.remote.stop()
+  await otherAgent?.remote.stop()
+  await relay?.close()
+})
+
+describe('relay', () => {
+  it('lets a user with project.agents.connect read the agent status page through the proxy address', async () => {
+    const session = await authCheckFor(tokens.manager, agent.agentId)
+    // granted through the Stage project, which the address names
+    expect(session.projectId).toBe(stageId)
+    const address = proxyAddress(base, { ...session, agentId: agent.agentId })
+    const page = await fetch(address)
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    expect(html).toContain(`${agent.site.name} — agent status`)
+    expect(html).toContain(agent.site.systemsSnapshot()[0].name)
+    // an active alert of the tempHigh scenario is listed on the page
+    expect(html).toMatch(/Critical|Error|Warning/)
+
+    // the status JSON below the same prefix, and the session row shows the visit
+    const json = (await (await fetch(proxyAddress(base, { ...session, agentId: agent.agentId }, '/status.json'))).json()) as { serial: string }
+    expect(json.serial).toBe(agent.site.serial)
+    const row = await eventually(
+      () => prisma.proxySession.findFirstOrThrow({ where: { agentId: agent.agentId, userEmail: 'manager@relay.test' } }),
+      (r) => r.lastPath === '/status.json',
+    )
+    expect(row).toMatchObject({ lastPath: '/status.json', browserName: 'Chrome', osName: 'Linux', clientIp: '127.0.0.1', connectionsActive: 0 })
+    expect(row.browserVersion).toMatch(/^126/)
+    expect(row.expiresAt.getTime()).toBeGreaterThan(Date.now())
+  })
+
+  it('gives the API answer shape { data: { authCheck } } and redirects the bare address to its trailing slash', async () => {
+    const response = await login(tokens.owner, { agentId: agent.agentId })
+    const body = (await response.json()) as { data: { authCheck: string; projectId: string | null } }
+    expect(body.data.authCheck).toMatch(/^[\w-]{20,}$/)
+    // organization-wide connect: the address carries no project
+    expect(body.data.projectId).toBeNull()
+    const address = proxyAddress(base, { authCheck: body.data.authCheck, product: agent.site.product, agentId: agent.agentId, projectId: null }, '')
+    expect(address.endsWith(`/${NO_PROJECT}`)).toBe(true)
+    const bare = await fetch(address, { redirect: 'manual' })
+    expect(bare.status).toBe(308)
+    expect(bare.headers.get('location')).toMatch(new RegExp(`/${NO_PROJECT}/$`))
+  })
+
+  it('refuses people without the connect permission, other organizations, and anonymous callers', async () => {
+    const viewer = await login(tokens.viewer, { agentId: agent.agentId })
+    expect(viewer.status).toBe(403)
+    const outsider = await login(tokens.outsider, { agentId: agent.agentId })
+    expect(outsider.status).toBe(403)
+    const anonymous = await login(null, { agentId: agent.agentId })
+    expect(anonymous.status).toBe(401)
+    // the manager's grant is on Stage; the other agent reports to Backstage
+    const elsewhere = await login(tokens.manager, { agentId: otherAgent.agentId })
+    expect(elsewhere.status).toBe(403)
+    // a foreign page may not use a signed-in browser to log in
+    const crossSite = await login(tokens.manager, { agentId: agent.agentId }, { Origin: 'http://evil.example' })
+    expect(crossSite.status).toBe(403)
+    expect(await prisma.proxySession.count({ where: { userEmail: { in: ['viewer@relay.test', 'outsider@relay.test'] } } })).toBe(0)
+  })
+
+  it('refuses expired sessions, closed sessions, wrong agents and unknown checks', async () => {
+    const session = await authCheckFor(tokens.owner, agent.agentId)
+    const wrongAgent = await fetch(proxyAddress(base, { ...session, agentId: otherAgent.agentId }))
+    expect(wrongAgent.status).toBe(403)
+    expect(await wrongAgent.text()).toContain('another agent')
+    const unknown = await fetch(proxyAddress(base, { ...session, authCheck: 'not-a-real-check-value-00', agentId: agent.agentId }))
+    expect(unknown.status).toBe(401)
+
+    // a session that reaches its expiry (the relay judges expiry on every request, even from its cache)
+    const stale = await authCheckFor(tokens.owner, agent.agentId)
+    await prisma.proxySession.updateMany({ where: { userEmail: 'owner@relay.test' }, data: { expiresAt: new Date(Date.now() - 1000) } })
+    const expired = await fetch(proxyAddress(base, { ...stale, agentId: agent.agentId }))
+    expect(expired.status).toBe(401)
+    expect(await expired.text()).toContain('expired')
+
+    const fresh = await authCheckFor(tokens.owner, agent.agentId)
+    const logout = await fetch(`${base}/logout`, { method: 'POST', headers: { Authorization: `Bearer ${tokens.owner}` }, body: JSON.stringify({ authCheck: fresh.authCheck }) })
+    expect(logout.status).toBe(200)
+    expect((await fetch(proxyAddress(base, { ...fresh, agentId: agent.agentId }))).status).toBe(401)
+  })
+
+  it('records the tunnel and the agent tunnel state, and fails requests cleanly once the tunnel closes', async () => {
+    const open = await prisma.tunnelConnection.findFirstOrThrow({ where: { agentId: otherAgent.agentId, closedAt: null } })
+    expect(open.address).toBe('127.0.0.1')
+    expect(open.port).toBeGreaterThan(0)
+    expect(open.relayNode).toMatch(new RegExp(`:${relay.port}$`))
+    expect(Object.values(JSON.parse(open.forwards) as Record<string, { connectionsActive: number }>)).toEqual([{ connectionsActive: 0 }])
+    expect((await prisma.agent.findUniqueOrThrow({ where: { id: otherAgent.agentId } })).tunnelStatus).toBe('true')
+    expect(relay.hasTunnel(otherAgent.agentId)).toBe(true)
+
+    const session = await authCheckFor(tokens.owner, otherAgent.agentId)
+    await otherAgent.remote.stop()
+    const agentRow = await eventually(
+      () => prisma.agent.findUniqueOrThrow({ where: { id: otherAgent.agentId } }),
+      (a) => a.tunnelStatus !== 'true',
+    )
+    expect(agentRow.tunnelStatus).toBe(TUNNEL_CLOSED_MESSAGE)
+    expect((await prisma.tunnelConnection.findUniqueOrThrow({ where: { id: open.id } })).closedAt).not.toBeNull()
+
+    const response = await fetch(proxyAddress(base, { ...session, agentId: otherAgent.agentId }))
+    expect(response.status).toBe(502)
+    expect(await response.text()).toBe(NO_TUNNEL_MESSAGE)
+
+    // the agent comes back: a new tunnel row, state connected again, pages served again
+    await connectTunnel(otherAgent)
+    await eventually(
+      () => prisma.agent.findUniqueOrThrow({ where: { id: otherAgent.agentId } }),
+      (a) => a.tunnelStatus === 'true',
+    )
+    expect(await prisma.tunnelConnection.count({ where: { agentId: otherAgent.agentId, closedAt: null } })).toBe(1)
+    expect((await fetch(proxyAddress(base, { ...session, agentId: otherAgent.agentId }))).status).toBe(200)
+  })
+
+  it('refuses a tunnel with a wrong secret', async () => {
+    const { TunnelClient } = await import('../../simulator/tunnel')
+    const impostor = new TunnelClient({ relayUrl: base, agentId: agent.agentId, secret: 'wrong-secret', localPort: 1, retryMs: 60_000 })
+    void impostor.start()
+    await eventually(async () => impostor.state, (s) => s !== 'Connecting to the relay')
+    expect(impostor.state).toBe('The relay refused the agent credentials')
+    await impostor.close()
+    // the genuine tunnel is untouched
+    expect(relay.hasTunnel(agent.agentId)).toBe(true)
+  })
+})
