@@ -63,20 +63,20 @@ export default function ProjectAgents() {
                     {a.name}
                   </Link>
                 </td>
-                <td className="px-2 font-mono text-xs">{a.serial}</td>
+                <td className="px-2 font-mono text-xs text-muted-foreground">{a.serial}</td>
                 <td className="px-2">
                   <ConnectionIcon connected={a.isConnected} unknown={!a.lastSeen} />
                 </td>
                 <td className="px-2">
                   <HealthCell {...a} />
                 </td>
-                <td className="px-2 font-mono text-xs">{a.packetLoss ?? '—'}</td>
+                <td className="px-2 tabular-nums">{a.packetLoss ?? '—'}</td>
                 <td className="px-2">
                   <LastSeen value={a.lastSeen} now={now} />
                 </td>
                 <td className="px-2">{a.processorInput ?? '—'}</td>
                 <td className="px-2 tabular-nums">{a.processorTiles ?? (a.tiles || '—')}</td>
-                <td className="px-2 text-xs">{a.deviceVersionsSummary || a.version}</td>
+                <td className="px-2 text-xs text-muted-foreground">{a.deviceVersionsSummary || a.version}</td>
                 <td className="px-2">
                   <RemoteConnect organizationId={organization.id} agent={a} canConnect={a.canConnect} />
                 </td>

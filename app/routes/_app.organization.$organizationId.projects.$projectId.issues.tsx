@@ -36,7 +36,8 @@ export default function ProjectIssues() {
             <XAxis dataKey="day" tick={{ fontSize: 11 }} />
             <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
             <Tooltip contentStyle={{ fontSize: 12 }} />
-            <Legend wrapperStyle={{ fontSize: 11 }} />
+            {/* legend in severity order, not recharts' default alphabetical */}
+            <Legend wrapperStyle={{ fontSize: 11 }} itemSorter={null} />
             {HISTORY_SEVERITIES.map((s) => (
               <Bar key={s} dataKey={s} name={LABELS[s]} stackId="severity" fill={SEVERITY_CHART_COLORS[s]} isAnimationActive={false} />
             ))}
@@ -52,7 +53,7 @@ export default function ProjectIssues() {
             <table className="w-full text-[13px]" aria-label="Issue Counts">
               <thead className="text-left text-xs text-muted-foreground">
                 <tr>
-                  <th className="pb-1 font-medium">Count</th>
+                  <th className="w-12 pb-1 pr-3 text-right font-medium">Count</th>
                   <th className="pb-1 font-medium">Severity</th>
                   <th className="pb-1 font-medium">Component</th>
                   <th className="pb-1 font-medium">Message</th>
@@ -62,13 +63,13 @@ export default function ProjectIssues() {
               <tbody>
                 {counts.map((c) => (
                   <tr key={c.id} className="border-t">
-                    <td className="py-1.5 font-mono text-xs">{c.count}</td>
+                    <td className="py-1.5 pr-3 text-right tabular-nums">{c.count}</td>
                     <td className="py-1.5">
                       <SeverityBadge severity={c.severity} />
                     </td>
                     <td className="py-1.5">{componentLabel(c.component)}</td>
                     <td className="py-1.5">{c.message}</td>
-                    <td className="py-1.5 text-xs text-muted-foreground">
+                    <td className="whitespace-nowrap py-1.5 text-muted-foreground">
                       {c.system} · {c.agent}
                     </td>
                   </tr>

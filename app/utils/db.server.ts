@@ -4,8 +4,11 @@ import type Database from 'better-sqlite3'
 import { getConfig } from './env.server'
 import { singleton } from './singleton.server'
 
-/** The better-sqlite3 connection under each Prisma client (captured when Prisma connects). */
-const connections = new WeakMap<PrismaClient, Database>()
+/**
+ * The better-sqlite3 connection under each Prisma client (captured when Prisma connects). Shared
+ * process-wide like the client itself, whichever module graph created the client (decision 001).
+ */
+const connections = singleton('prisma-connections', () => new WeakMap<PrismaClient, Database>())
 
 function createClient() {
   const url = getConfig().DATABASE_URL

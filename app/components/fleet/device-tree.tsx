@@ -20,7 +20,10 @@ export function ComponentIcon({ component, className }: { component: string; cla
   return <Icon className={className ?? 'size-3.5 text-muted-foreground'} aria-hidden />
 }
 
-/** Devices nested under their parent; nodes with children start open down to `openDepth`. */
+/** A parent with more children than this starts collapsed (a processor's 50 tiles would bury the other devices). */
+const OPEN_CHILDREN_LIMIT = 12
+
+/** Devices nested under their parent; nodes with a few children start open down to `openDepth`. */
 export function DeviceTree({ nodes, openDepth = 1 }: { nodes: DeviceNode[]; openDepth?: number }) {
   if (!nodes.length) return <p className="text-xs text-muted-foreground">No devices reported.</p>
   return (
@@ -32,8 +35,15 @@ export function DeviceTree({ nodes, openDepth = 1 }: { nodes: DeviceNode[]; open
   )
 }
 
+/** '18 tiles' when a parent's children share one kind, else '5 devices'. */
+function childrenSummary({ children }: DeviceNode) {
+  const kind = children[0].component
+  const label = children.every((c) => c.component === kind) ? componentLabel(kind, children.length) : children.length === 1 ? 'Device' : 'Devices'
+  return `${children.length} ${label.toLowerCase()}`
+}
+
 function DeviceTreeNode({ node, depth, openDepth }: { node: DeviceNode; depth: number; openDepth: number }) {
-  const [open, setOpen] = useState(depth < openDepth)
+  const [open, setOpen] = useState(depth < openDepth && node.children.length <= OPEN_CHILDREN_LIMIT)
   const hasChildren = node.children.length > 0
   const version = [node.versionSoftware && `SW ${node.versionSoftware}`, node.versionFirmware && `FW ${node.versionFirmware}`].filter(Boolean).join(' · ')
   return (
@@ -53,7 +63,7 @@ function DeviceTreeNode({ node, depth, openDepth }: { node: DeviceNode; depth: n
           {node.product ? ` · ${node.product}` : ''}
           {node.count > 1 ? ` × ${node.count}` : ''}
         </span>
-        {hasChildren ? <span className="text-xs text-muted-foreground">({node.children.length})</span> : null}
+        {hasChildren ? <span className="text-xs text-muted-foreground">({childrenSummary(node)})</span> : null}
         {version ? <span className="ml-auto pr-2 font-mono text-[11px] text-muted-foreground">{version}</span> : null}
       </div>
       {hasChildren && open ? (

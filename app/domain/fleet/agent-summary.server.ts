@@ -136,11 +136,13 @@ export async function loadAgentExtras(scope: FleetScope, agentIds: string[]) {
   // no component filter in SQL: the planner would pick the component index and walk every tile of the fleet
   const devices = await prisma.device.findMany({
     where: { systemId: { in: systems.map((s) => s.id) } },
-    select: { component: true, product: true, versionSoftware: true, versionFirmware: true, properties: true, count: true, system: { select: { agentId: true } } },
+    select: { component: true, product: true, versionSoftware: true, versionFirmware: true, properties: true, count: true, systemId: true },
   })
   const byAgent = new Map<string, { systems: typeof systems; devices: DeviceRow[] }>(agentIds.map((id) => [id, { systems: [], devices: [] }]))
+  // the device's agent through the systems already loaded (a relation select would cost Prisma another query)
+  const agentOfSystem = new Map(systems.map((s) => [s.id, s.agentId]))
   for (const s of systems) byAgent.get(s.agentId)!.systems.push(s)
-  for (const d of devices) if ((VERSION_COMPONENTS as readonly string[]).includes(d.component)) byAgent.get(d.system.agentId)!.devices.push(d)
+  for (const d of devices) if ((VERSION_COMPONENTS as readonly string[]).includes(d.component)) byAgent.get(agentOfSystem.get(d.systemId)!)!.devices.push(d)
   return new Map(
     [...byAgent].map(([id, { systems, devices }]) => [
       id,

@@ -40,11 +40,12 @@ export async function projectOverview(actor: Actor, organizationId: string, proj
       sql`SELECT i."key" AS label, COUNT(*) AS total, MAX(i."message") AS message ${issueBase} GROUP BY i."key" ORDER BY total DESC, label LIMIT 50`,
     ),
     prisma.$queryRaw<{ label: string; total: bigint }[]>(sql`SELECT i."component" AS label, COUNT(*) AS total ${issueBase} GROUP BY label ORDER BY total DESC, label`),
-    // one pass over the devices (covered by the Device fleet index); the four device charts and the card come from it
-    prisma.$queryRaw<{ component: string; product: string; software: string | null; firmware: string | null; connected: number; total: bigint }[]>(sql`
-      SELECT d."component" AS component, d."product" AS product, d."versionSoftware" AS software, d."versionFirmware" AS firmware,
-        (a."enabled" = 1 AND a."lastSeen" >= ${cutoff}) AS connected, SUM(d."count") AS total
-      FROM "System" s JOIN "Agent" a ON a."id" = s."agentId" JOIN "Device" d ON d."systemId" = s."id"
+    // one pass over the systems' device counts (DeviceVersionCount, ~4 rows per system); the four device
+    // charts and the card come from it. Versions are '' when unknown.
+    prisma.$queryRaw<{ component: string; product: string; software: string; firmware: string; connected: number; total: bigint }[]>(sql`
+      SELECT g."component" AS component, g."product" AS product, g."versionSoftware" AS software, g."versionFirmware" AS firmware,
+        (a."enabled" = 1 AND a."lastSeen" >= ${cutoff}) AS connected, SUM(g."count") AS total
+      FROM "System" s JOIN "Agent" a ON a."id" = s."agentId" JOIN "DeviceVersionCount" g ON g."systemId" = s."id"
       WHERE ${inProjects} GROUP BY 1, 2, 3, 4, 5`),
     prisma.$queryRaw<{ day: string; total: bigint }[]>(sql`
       SELECT substr(h."timestamp", 1, 10) AS day, SUM(h."count") AS total
@@ -79,8 +80,8 @@ export async function projectOverview(actor: Actor, organizationId: string, proj
       issuesByComponent: toCount(byComponent),
       devicesByComponent: deviceChart((r) => r.component),
       devicesByProduct: deviceChart((r) => r.product || null),
-      devicesByVersionSoftware: deviceChart((r) => r.software),
-      devicesByVersionFirmware: deviceChart((r) => r.firmware),
+      devicesByVersionSoftware: deviceChart((r) => r.software || null),
+      devicesByVersionFirmware: deviceChart((r) => r.firmware || null),
     },
     extraInfo: {
       history: history.map((r) => ({ date: r.day, count: Number(r.total) })),
