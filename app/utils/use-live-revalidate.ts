@@ -2,7 +2,8 @@ import { useRevalidator } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import type { ChangeEvent } from '~/domain/events/bus.server'
 
-type Listener = (events: ChangeEvent[]) => void
+/** 'resync': the stream (re)opened, so anything that changed while it was closed was missed. */
+type Listener = (events: ChangeEvent[] | 'resync') => void
 
 /** One EventSource per tab, shared by every subscribed component. */
 const listeners = new Set<Listener>()
@@ -12,6 +13,14 @@ function subscribe(listener: Listener) {
   listeners.add(listener)
   if (!source) {
     source = new EventSource('/resources/events')
+    // Changes between the server render and this open (or during a reconnect) were not streamed.
+    source.addEventListener('open', () => {
+      document.documentElement.dataset.live = 'open'
+      for (const l of listeners) l('resync')
+    })
+    source.addEventListener('error', () => {
+      document.documentElement.dataset.live = 'closed'
+    })
     source.addEventListener('change', (message) => {
       const events = JSON.parse((message as MessageEvent<string>).data) as ChangeEvent[]
       for (const l of listeners) l(events)
@@ -49,9 +58,11 @@ export function useLiveRevalidate(organizationId: string | undefined, kinds?: Ch
     if (!organizationId) return
     return subscribe((events) => {
       const { kinds, revalidator, onEvents } = state.current
-      const relevant = events.filter((e) => e.organizationId === organizationId && (!kinds || kinds.includes(e.kind)))
-      if (!relevant.length) return
-      onEvents?.(relevant)
+      if (events !== 'resync') {
+        const relevant = events.filter((e) => e.organizationId === organizationId && (!kinds || kinds.includes(e.kind)))
+        if (!relevant.length) return
+        onEvents?.(relevant)
+      }
       if (revalidator.state === 'idle') revalidator.revalidate()
       else state.current.queued = true
     })

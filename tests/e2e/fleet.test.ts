@@ -50,6 +50,8 @@ describe('fleet monitoring screens', () => {
     await page.goto(`/organization/${DEMO_ORG_ID}/agents`)
     await page.getByRole('heading', { name: 'Agents' }).waitFor()
     await page.getByText('No results.').waitFor()
+    // the live stream is open, so the agent's arrival reaches this page without a reload
+    await page.waitForFunction(() => document.documentElement.dataset.live === 'open')
 
     fleet = await startFleet({
       agents: 1,
