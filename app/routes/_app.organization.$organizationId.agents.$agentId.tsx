@@ -44,7 +44,7 @@ export const handle = {
 /** The spec's 'Map shows 1 s after mount'. */
 const MAP_DELAY_MS = 1000
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
+function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
     <div className="flex items-baseline justify-between gap-4 border-b border-dashed py-1.5 text-[13px] last:border-0">
       <dt className="shrink-0 text-muted-foreground">{label}</dt>
@@ -185,7 +185,16 @@ function InfoCard({ agent }: { agent: Data['agent'] }) {
           <Row label="Packet Loss">{agent.packetLoss}</Row>
           <Row label="Serial">{agent.serial ? <span className="font-mono text-xs">{agent.serial}</span> : null}</Row>
           {versions.map((v) => (
-            <Row key={`${v.component}-${v.product}-${v.software}-${v.firmware}`} label={`${componentLabel(v.component)} ${v.software ? 'Software' : 'Firmware'}`}>
+            <Row
+              key={`${v.component}-${v.product}-${v.software}-${v.firmware}`}
+              label={
+                <>
+                  {componentLabel(v.component)} {[v.software && 'Software', v.firmware && 'Firmware'].filter(Boolean).join(' / ') || 'Version'}
+                  {/* the product tells apart two devices of one kind (e.g. two switch models) */}
+                  {v.product ? <span className="block text-[11px] leading-tight">{v.product}</span> : null}
+                </>
+              }
+            >
               <span className="font-mono text-xs" title={v.product}>
                 {[v.software, v.firmware].filter(Boolean).join(' / ') || '—'}
                 {v.count > 1 ? <span className="ml-1 text-muted-foreground">× {v.count}</span> : null}
