@@ -5,6 +5,7 @@ import { PageHeader } from '~/components/page-header'
 import { type BreadcrumbHandle } from '~/components/shell/breadcrumbs'
 import { LinkTabs } from '~/components/ui/tabs'
 import { getProject } from '~/domain/projects/projects.server'
+import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
 
@@ -28,12 +29,14 @@ export const handle: BreadcrumbHandle = {
 export default function ProjectLayout() {
   const project = useProject()
   const caps = project.capabilities
+  const { capabilities: organizationCaps } = useOrganization()
   const tabs = [
     caps.canMetricsView && { to: 'overview', label: 'Overview' },
     caps.canView && { to: 'agents', label: 'Agents' },
     caps.canView && { to: 'devices', label: 'Devices' },
     caps.canView && { to: 'issues', label: 'Issues' },
-    caps.canUpdate && { to: 'audit', label: 'Activity' },
+    // the project log is open to who can update the project and to organization auditors
+    (caps.canUpdate || organizationCaps.canAuditView) && { to: 'audit', label: 'Activity' },
     caps.canUpdate && { to: 'settings', label: 'Settings' },
   ].filter((t): t is { to: string; label: string } => Boolean(t))
   return (
