@@ -8,8 +8,8 @@
 import { type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
-import { startFleet, type Fleet } from '../../simulator/fleet'
-import { launchBrowser, newPage, signInAs, startPortal, type RunningPortal } from './harness'
+import { type Fleet } from '../../simulator/fleet'
+import { launchBrowser, newPage, signInAs, startEnrolledAgent, startPortal, type RunningPortal } from './harness'
 
 const STAGE_LEFT = 'demo-prj-stage-left0'
 const VOLUME_A = 'demo-prj-volume-a000'
@@ -53,22 +53,7 @@ describe('fleet monitoring screens', () => {
     // the live stream is open, so the agent's arrival reaches this page without a reload
     await page.waitForFunction(() => document.documentElement.dataset.live === 'open')
 
-    fleet = await startFleet({
-      agents: 1,
-      url: `mqtt://127.0.0.1:${portal.mqttPort}`,
-      stateDir: null,
-      interval: '500ms',
-      scenario: 'tempHigh',
-      seed: 'fleet-e2e',
-      organizationId: DEMO_ORG_ID,
-      projectIds: [STAGE_LEFT],
-      progress: 'off',
-      log: () => undefined,
-      enroll: async ({ applicationCode, organizationId, projectId }) => {
-        const response = await page.request.post('/client/v1/agent/enroll', { data: { id: organizationId, applicationCode, projectId } })
-        expect(response.status()).toBe(200)
-      },
-    })
+    fleet = await startEnrolledAgent(page, portal.mqttPort, { projectId: STAGE_LEFT, seed: 'fleet-e2e', interval: '500ms', scenario: 'tempHigh' })
     const [agent] = fleet.agents
 
     // the open page learns about the new agent and its connection through live updates, no reload

@@ -137,3 +137,28 @@ export function withPortalAndBrowser(env: Record<string, string> = {}) {
     await portal?.stop()
   })
 }
+
+/**
+ * One simulated agent on the portal's broker, enrolled into the demo organization's `projectId`
+ * through `page`'s signed-in session (the /client/v1 agent/enroll call a person's browser makes).
+ */
+export async function startEnrolledAgent(page: Page, mqttPort: number, options: { projectId: string; seed: string; interval: string; scenario: 'tempHigh' }) {
+  const { startFleet } = await import('../../simulator/fleet')
+  const { DEMO_ORG_ID } = await import('../../prisma/seed-data')
+  return startFleet({
+    agents: 1,
+    url: `mqtt://127.0.0.1:${mqttPort}`,
+    stateDir: null,
+    interval: options.interval,
+    scenario: options.scenario,
+    seed: options.seed,
+    organizationId: DEMO_ORG_ID,
+    projectIds: [options.projectId],
+    progress: 'off',
+    log: () => undefined,
+    enroll: async ({ applicationCode, organizationId, projectId }) => {
+      const response = await page.request.post('/client/v1/agent/enroll', { data: { id: organizationId, applicationCode, projectId } })
+      if (response.status() !== 200) throw new Error(`enrolling the simulated agent failed: ${response.status()} ${await response.text()}`)
+    },
+  })
+}

@@ -7,8 +7,8 @@
 import { type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
-import { startFleet, type Fleet } from '../../simulator/fleet'
-import { browser, newPage, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
+import { type Fleet } from '../../simulator/fleet'
+import { browser, newPage, portal, portalDb, signInAs, startEnrolledAgent, withPortalAndBrowser } from './harness'
 
 const STAGE_LEFT = 'demo-prj-stage-left0'
 const SHOTS = process.env.PIXELFLEET_SCREENSHOTS
@@ -27,22 +27,7 @@ const shot = async (page: Page, name: string) => {
 beforeAll(async () => {
   const { context, page } = await newPage(browser, portal.url)
   await signInAs(context, portal, DEMO_USERS.owner.email)
-  fleet = await startFleet({
-    agents: 1,
-    url: `mqtt://127.0.0.1:${portal.mqttPort}`,
-    stateDir: null,
-    interval: '5s',
-    scenario: 'tempHigh',
-    seed: 'portal-e2e',
-    organizationId: DEMO_ORG_ID,
-    projectIds: [STAGE_LEFT],
-    progress: 'off',
-    log: () => undefined,
-    enroll: async ({ applicationCode, organizationId, projectId }) => {
-      const response = await page.request.post('/client/v1/agent/enroll', { data: { id: organizationId, applicationCode, projectId } })
-      expect(response.status()).toBe(200)
-    },
-  })
+  fleet = await startEnrolledAgent(page, portal.mqttPort, { projectId: STAGE_LEFT, seed: 'portal-e2e', interval: '5s', scenario: 'tempHigh' })
   await context.close()
 })
 
