@@ -17,13 +17,6 @@ export default {
         accent: { DEFAULT: 'hsl(var(--accent))', foreground: 'hsl(var(--accent-foreground))' },
         card: { DEFAULT: 'hsl(var(--card))', foreground: 'hsl(var(--card-foreground))' },
         sidebar: { DEFAULT: 'hsl(var(--sidebar))', foreground: 'hsl(var(--sidebar-foreground))', muted: 'hsl(var(--sidebar-muted))' },
-        severity: {
-          invalid: '#9ca3af',
-          critical: '#dc2626',
-          error: '#ea580c',
-          warning: '#eab308',
-          notice: '#2563eb',
-        },
       },
       borderRadius: { lg: '0.5rem', md: '0.375rem', sm: '0.25rem' },
       fontFamily: {

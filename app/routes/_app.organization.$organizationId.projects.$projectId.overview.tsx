@@ -3,11 +3,15 @@ import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ChartCard, SEVERITY_CHART_COLORS } from '~/components/fleet/chart-card'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
+import { componentLabel, type ChartDatum } from '~/domain/fleet/labels'
 import { projectOverview } from '~/domain/fleet/project.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
 import { useLiveRevalidate } from '~/utils/use-live-revalidate'
+
+/** Component codes are shown by their labels (receiver is shown as 'Tile', spec 02 section 3). */
+const withComponentLabels = (data: ChartDatum[]) => data.map((d) => ({ ...d, key: componentLabel(d.key) }))
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
@@ -61,8 +65,8 @@ export default function ProjectOverview() {
       <div className="grid gap-4 lg:grid-cols-2">
         <ChartCard title="Issues by Severity" data={charts.issuesBySeverity} colors={SEVERITY_CHART_COLORS} />
         <ChartCard title="Issues by Type" data={charts.issuesByType} layout="vertical" barSize={TYPE_BAR_PX} />
-        <ChartCard title="Issues By Component" data={charts.issuesByComponent} />
-        <ChartCard title="Devices By Component" data={charts.devicesByComponent} />
+        <ChartCard title="Issues By Component" data={withComponentLabels(charts.issuesByComponent)} />
+        <ChartCard title="Devices By Component" data={withComponentLabels(charts.devicesByComponent)} />
         <ChartCard title="Devices by Product" data={charts.devicesByProduct} layout="vertical" barSize={34} />
         <ChartCard title="Devices by Version Software" data={charts.devicesByVersionSoftware} layout="vertical" barSize={34} />
         <ChartCard title="Devices by Version Firmware" data={charts.devicesByVersionFirmware} layout="vertical" barSize={34} />

@@ -105,15 +105,9 @@ export function ChartCard({
   )
 }
 
-/** Chart colours of the severity steps (spec 02 section 3). */
+/** Chart colours of the severity steps (spec 02 section 3), keyed by step name and by its lower-case data key. */
+const STEP_COLORS = { Invalid: '#94a3b8', Critical: '#dc2626', Error: '#f97316', Warning: '#facc15', Notice: '#3b82f6' }
 export const SEVERITY_CHART_COLORS: Record<string, string> = {
-  Invalid: '#94a3b8',
-  Critical: '#dc2626',
-  Error: '#f97316',
-  Warning: '#facc15',
-  Notice: '#3b82f6',
-  critical: '#dc2626',
-  error: '#f97316',
-  warning: '#facc15',
-  notice: '#3b82f6',
+  ...STEP_COLORS,
+  ...Object.fromEntries(Object.entries(STEP_COLORS).map(([step, color]) => [step.toLowerCase(), color])),
 }
