@@ -21,7 +21,9 @@ export default defineConfig({
           v3_relativeSplatPath: true,
           v3_throwAbortReason: true,
           v3_singleFetch: true,
-          v3_lazyRouteDiscovery: true,
+          // The whole route manifest ships with the page: with lazy discovery a fetcher to a not-yet-discovered
+          // resource route (notes panel, live updates) could surface as a 404 in the current page under load.
+          v3_lazyRouteDiscovery: false,
         },
       }),
     tsconfigPaths(),
