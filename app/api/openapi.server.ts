@@ -1,0 +1,72 @@
+import { zodToJsonSchema } from 'zod-to-json-schema'
+import pkg from '../../package.json'
+import { apiCalls } from './index.server'
+import { type ApiCalls } from './registry.server'
+
+const errorSchema = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: {
+    code: { type: 'string', description: "e.g. 'invalid-argument', 'permission-denied', 'mvr-auth/notloggedin'" },
+    message: { type: 'string' },
+    issues: {
+      type: 'array',
+      description: 'per-field problems; an empty path is a general error',
+      items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+} as const
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+})
+
+/**
+ * The OpenAPI 3.1 document of /client/v1, built from the same zod schema each call parses its body
+ * with, so the document cannot drift from what the server accepts.
+ */
+export function buildOpenApiDocument(calls: ApiCalls = apiCalls) {
+  const paths: Record<string, object> = {}
+  for (const name of Object.keys(calls).sort()) {
+    const call = calls[name]
+    // OpenAPI 3.1 schemas are JSON Schema 2020-12, which draft-07 output fits; the $schema key is dropped.
+    const { $schema: _ignored, ...schema } = zodToJsonSchema(call.input, { target: 'jsonSchema7', $refStrategy: 'none' }) as Record<string, unknown>
+    paths[`/client/v1/${name}`] = {
+      post: {
+        operationId: name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : '')),
+        tags: [name.startsWith('public/') ? 'public' : name.split('/')[0]],
+        summary: name,
+        ...(call.public ? { security: [] } : {}),
+        parameters: [{ name: 'time', in: 'query', required: false, schema: { type: 'string' }, description: 'client timestamp, ignored by the server' }],
+        requestBody: { required: false, content: { 'application/json': { schema } } },
+        responses: {
+          '200': { description: 'a JSON object', content: { 'application/json': { schema: { type: 'object' } } } },
+          '400': errorResponse('invalid input: nothing changed'),
+          '401': errorResponse('not signed in'),
+          '403': errorResponse('permission denied or account disabled'),
+          '404': errorResponse('unknown call or object'),
+          '429': errorResponse('too many attempts'),
+        },
+      },
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Pixelfleet client API',
+      version: pkg.version,
+      description: 'Every call is POST /client/v1/{name} with a JSON object body and answers a JSON object. Errors answer { code, message, issues? }.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerToken: [] }, { sessionCookie: [] }],
+    components: {
+      securitySchemes: {
+        bearerToken: { type: 'http', scheme: 'bearer', description: 'a personal API token (Settings > API Tokens, or `pixelfleet login`)' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'pf_session', description: 'the browser session of a signed-in user' },
+      },
+      schemas: { Error: errorSchema },
+    },
+    paths,
+  }
+}
