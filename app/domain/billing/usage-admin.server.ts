@@ -1,9 +1,9 @@
 /**
- * Admin usage overview (spec 01 sections 2 and 9). Figures come from what agents really sent:
- * the organization view sums UsageCounter (calls per agent, hour and call name, written by ingest);
- * the project view counts AgentEvent rows (one per call, tagged with the projects of the agent's
- * systems), since counters carry no project. Results are cached per period in UsageAggregate;
- * the raw counters and events stay the source of truth.
+ * Admin usage overview (spec 01 sections 2 and 9). Figures count AgentEvent rows: ingest writes one
+ * per call, stamped with the agent's organization and its systems' projects at that moment. The
+ * hourly UsageCounter is not used: its row per (agent, hour, call) keeps the organization of the
+ * hour's first call, so calls after an enrollment within that hour would count for nobody.
+ * Results are cached per period in UsageAggregate; the raw events stay the source of truth.
  */
 import { z } from 'zod'
 import { AGENT_CALLS, PROVISION_CALL } from '../../../broker/protocol'
@@ -45,14 +45,13 @@ export type UsageFigures = {
 const emptyCalls = () => Object.fromEntries(COUNTED_CALLS.map((c) => [c, 0])) as Record<string, number>
 
 async function countOrganization(organizationId: string, from: Date, to: Date) {
-  const rows = await prisma.usageCounter.groupBy({
-    by: ['call'],
-    where: { organizationId, hour: { gte: from, lt: to } },
-    _sum: { count: true },
-  })
-  const agents = await prisma.usageCounter.findMany({ where: { organizationId, hour: { gte: from, lt: to }, count: { gt: 0 } }, select: { agentId: true }, distinct: ['agentId'] })
+  const where = { organizationId, createdAt: { gte: from, lt: to }, type: { in: [...COUNTED_CALLS] } }
+  const [rows, agents] = await Promise.all([
+    prisma.agentEvent.groupBy({ by: ['type'], where, _count: { _all: true } }),
+    prisma.agentEvent.findMany({ where, select: { agentId: true }, distinct: ['agentId'] }),
+  ])
   const calls = emptyCalls()
-  for (const r of rows) calls[r.call] = (calls[r.call] ?? 0) + (r._sum.count ?? 0)
+  for (const r of rows) calls[r.type] = (calls[r.type] ?? 0) + r._count._all
   return { calls, activeClients: agents.length }
 }
 
