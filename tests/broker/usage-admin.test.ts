@@ -30,7 +30,7 @@ async function send(agent: AgentConnection, key: string, plan: Plan) {
   for (let i = 0; i < plan.createApplication; i++) await ok(agent.call('createApplication', {}))
 }
 
-const sum = (plan: Plan) => Object.values(plan).reduce((a, b) => a + b, 0)
+const sum = (plan: Plan) => Object.values(plan).reduce((a: number, b: number) => a + b, 0)
 
 describe('admin usage overview against a simulated fleet', () => {
   test('usageAggregated reports exactly the calls the agents made, by organization and by project', async () => {
