@@ -118,7 +118,7 @@ export function OrgUsage({ org }: { org: AdminOrg }) {
             <option value="daily">daily</option>
             <option value="hourly">hourly</option>
           </NativeSelect>
-          <NativeSelect aria-label="Count" value={count} onChange={(e) => (setCount(Number(e.target.value)), setPage(0))} className="w-20">
+          <NativeSelect aria-label="Number of periods" value={count} onChange={(e) => (setCount(Number(e.target.value)), setPage(0))} className="w-20">
             {USAGE_PERIODS[period].counts.map((c) => (
               <option key={c} value={c}>
                 {c}
