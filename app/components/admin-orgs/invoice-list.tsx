@@ -8,13 +8,13 @@ export function InvoiceList({ invoices, testId }: { invoices: CustomerInvoice[];
     <AdminTable head={['Reference', 'Total', 'Status', 'Due', 'Sent on']} empty={invoices.length === 0} testId={testId} className="[&_table]:min-w-[28rem]">
       {invoices.map((i) => (
         <tr key={i.id} className="border-b last:border-0">
-          <td className={`${td} font-medium`}>{i.reference}</td>
-          <td className={`${td} tabular-nums`}>{formatMoney(i.total, i.currency)}</td>
+          <td className={`${td} whitespace-nowrap font-medium`}>{i.reference}</td>
+          <td className={`${td} whitespace-nowrap tabular-nums`}>{formatMoney(i.total, i.currency)}</td>
           <td className={td}>
             <InvoiceStatusBadge status={i.status} />
           </td>
-          <td className={td}>{dayOf(i.dueOn)}</td>
-          <td className={td}>{dayOf(i.sentOn)}</td>
+          <td className={`${td} whitespace-nowrap`}>{dayOf(i.dueOn)}</td>
+          <td className={`${td} whitespace-nowrap`}>{dayOf(i.sentOn)}</td>
         </tr>
       ))}
     </AdminTable>

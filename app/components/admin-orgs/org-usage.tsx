@@ -148,7 +148,7 @@ export function OrgUsage({ org }: { org: AdminOrg }) {
                 <XAxis dataKey="label" tick={{ fontSize: 11 }} />
                 <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
                 <Tooltip />
-                <Bar dataKey="calls" name="API calls" fill="#3b82f6" />
+                <Bar dataKey="calls" name="API calls" fill="#3b82f6" isAnimationActive={false} />
               </BarChart>
             </ResponsiveContainer>
           </div>
