@@ -38,7 +38,16 @@ describe('site admin organizations, billing and invoices', () => {
       // The customer asks for a billing agreement.
       await customer.page.goto(`/organization/${DEMO_ORG_ID}/settings/billing`)
       await hydrated(customer.page)
-      await customer.page.getByRole('button', { name: 'Request Billing Agreement' }).click()
+      // A click before React hydrated does nothing: retry until the request is answered.
+      for (let attempt = 0; ; attempt++) {
+        await customer.page.getByRole('button', { name: 'Request Billing Agreement' }).click()
+        const answered = await customer.page
+          .getByText('Billing Status Updated')
+          .waitFor({ timeout: 3000 })
+          .then(() => true)
+          .catch(() => false)
+        if (answered || attempt === 4) break
+      }
       await expect.poll(() => customer.page.getByTestId('billing-status').textContent()).toBe('Requested')
 
       // Staff: the organizations list shows it as requested.
@@ -156,7 +165,10 @@ describe('site admin organizations, billing and invoices', () => {
       await customer.page.getByTestId('org-invoices').getByText('USD 1,250.50').waitFor()
       await customer.page.getByTestId('org-invoices').getByText('settled').waitFor()
       await shots(customer.page, 'settings-billing')
-      await customer.page.goto('/billing')
+      await hydrated(customer.page)
+      await customer.page.getByRole('button', { name: 'My Account' }).click()
+      await customer.page.getByRole('menuitem', { name: 'Billing' }).click()
+      await customer.page.waitForURL('**/billing')
       const card = customer.page.getByTestId(`billing-org-${DEMO_ORG_ID}`)
       await card.getByText('enabled').waitFor()
       await card.getByText('USD 1,250.50').waitFor()
@@ -176,5 +188,5 @@ describe('site admin organizations, billing and invoices', () => {
     } finally {
       await fleet.stop()
     }
-  }, 180_000)
+  }, 240_000)
 })
