@@ -58,7 +58,7 @@ export function OrgEvents({ organizationId }: { organizationId: string }) {
           {page?.items.map((e) => (
             <tr key={e.id} className="border-b last:border-0">
               <td className={`${td} font-mono text-xs`}>{e.type}</td>
-              <td className={td}>{e.agentName}</td>
+              <td className={`${td} whitespace-nowrap`}>{e.agentName}</td>
               <td className={`${td} font-mono text-xs`}>{e.systemId ?? '—'}</td>
               <td className={td}>{e.projects.length ? e.projects.map((p) => p.name).join(', ') : <span className="text-muted-foreground">unassigned</span>}</td>
               <td className={`${td} whitespace-nowrap`}>
