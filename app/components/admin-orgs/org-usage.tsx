@@ -158,7 +158,7 @@ export function OrgUsage({ org }: { org: AdminOrg }) {
             const f = figures[keyOf(start)]
             const busy = loading.has(keyOf(start))
             return (
-              <tr key={keyOf(start)} className="border-b last:border-0">
+              <tr key={keyOf(start)} className="border-b last:border-0" title={f ? `Counted ${new Date(f.computedAt).toISOString().replace('T', ' ').slice(0, 19)} UTC` : undefined}>
                 <td className={`${td} whitespace-nowrap font-medium`}>{periodLabel(period, start)}</td>
                 <td className={`${td} tabular-nums`}>{f ? f.activeClients : '—'}</td>
                 <td className={`${td} tabular-nums`}>{f ? f.apiCalls : '—'}</td>
