@@ -8,6 +8,9 @@ import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { getBilling, type BillingStatus } from '~/domain/organizations/organizations.server'
+import { getOrganizationAccess } from '~/domain/access/access.server'
+import { listOrganizationInvoices } from '~/domain/billing/invoices.server'
+import { InvoiceList } from '~/components/admin-orgs/invoice-list'
 import { callApi } from '~/utils/api-client'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
@@ -16,7 +19,10 @@ import { domainCall } from '~/utils/errors.server'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
   const billing = await domainCall(() => getBilling(actor, params.organizationId!))
-  return { organizationId: params.organizationId!, ...billing }
+  // Invoices only for holders of org.invoices.view; the status above needs only org.billing.view.
+  const access = await domainCall(() => getOrganizationAccess(actor, params.organizationId!))
+  const invoices = access.can('org.invoices.view') ? (await domainCall(() => listOrganizationInvoices(actor, params.organizationId!))).items : null
+  return { organizationId: params.organizationId!, ...billing, invoices }
 }
 
 export const handle = { breadcrumb: () => ({ label: 'Billing', to: '.' }) }
@@ -49,30 +55,43 @@ export default function OrganizationBillingSettings() {
     }
   }
   return (
-    <Card className="max-w-2xl">
-      <CardHeader>
-        <CardTitle>Billing</CardTitle>
-        <CardDescription>The billing agreement of this organization.</CardDescription>
-      </CardHeader>
-      <CardContent className="flex flex-col gap-4">
-        <dl className="grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
-          <dt className="text-muted-foreground">Status</dt>
-          <dd>
-            <Badge variant={status.variant} data-testid="billing-status">
-              {status.label}
-            </Badge>
-          </dd>
-          <dt className="text-muted-foreground">Period</dt>
-          <dd>{PERIOD[billing.billingPeriod] ?? billing.billingPeriod}</dd>
-        </dl>
-        <p className="text-sm text-muted-foreground">{status.text}</p>
-        {billing.canRequest ? (
-          <Button className="w-fit" onClick={() => void request()} disabled={busy}>
-            Request Billing Agreement
-          </Button>
-        ) : null}
-      </CardContent>
-    </Card>
+    <div className="flex max-w-3xl flex-col gap-4">
+      <Card>
+        <CardHeader>
+          <CardTitle>Billing</CardTitle>
+          <CardDescription>The billing agreement of this organization.</CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-4">
+          <dl className="grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
+            <dt className="text-muted-foreground">Status</dt>
+            <dd>
+              <Badge variant={status.variant} data-testid="billing-status">
+                {status.label}
+              </Badge>
+            </dd>
+            <dt className="text-muted-foreground">Period</dt>
+            <dd>{PERIOD[billing.billingPeriod] ?? billing.billingPeriod}</dd>
+          </dl>
+          <p className="text-sm text-muted-foreground">{status.text}</p>
+          {billing.canRequest ? (
+            <Button className="w-fit" onClick={() => void request()} disabled={busy}>
+              Request Billing Agreement
+            </Button>
+          ) : null}
+        </CardContent>
+      </Card>
+      {billing.invoices ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>Invoices</CardTitle>
+            <CardDescription>Invoices your representative recorded for this organization. The invoice documents come from our accounting system.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <InvoiceList invoices={billing.invoices} testId="org-invoices" />
+          </CardContent>
+        </Card>
+      ) : null}
+    </div>
   )
 }
 

@@ -218,6 +218,7 @@ function ProfileMenu({ user, collapsed }: { user: { name: string; email: string 
         <DropdownMenuItem onSelect={() => navigate('/settings/profile')}>Profile</DropdownMenuItem>
         <DropdownMenuItem onSelect={() => navigate('/settings/preferences')}>Preferences</DropdownMenuItem>
         <DropdownMenuItem onSelect={() => navigate('/settings/notifications')}>Notifications</DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => navigate('/billing')}>Billing</DropdownMenuItem>
         <DropdownMenuSeparator />
         <Form method="post" action="/logout">
           <DropdownMenuItem asChild>
