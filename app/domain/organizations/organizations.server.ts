@@ -29,8 +29,8 @@ export const updateOrganizationInput = z.object({ name: nameField, description: 
 
 const notAuthorized = () => new DomainError('unauthenticated', 'Not authorized', 401)
 
-function requireUserActor(actor: Actor): UserActor {
-  if (actor.kind !== 'user') throw notAuthorized()
+function requireUserActor(actor: Actor | null): UserActor {
+  if (!actor || actor.kind !== 'user') throw notAuthorized()
   return actor
 }
 
@@ -44,8 +44,9 @@ export async function organizationMemberIds(db: Tx | typeof prisma, organization
  * Org/createOrganization: the signed-in user becomes the owner and gets the default
  * 'Organization Admin' role at organization level (compiled in the same transaction).
  * A site admin may name another user as owner (staff creating an organization for a customer).
+ * No user (null or a non-user actor) is refused with 'Not authorized' (spec 02 section 8).
  */
-export async function createOrganization(actor: Actor, raw: unknown, ownerId?: string | null) {
+export async function createOrganization(actor: Actor | null, raw: unknown, ownerId?: string | null) {
   const user = requireUserActor(actor)
   const input = parseInput(createOrganizationInput, raw)
   const owner = ownerId && ownerId !== user.userId ? ownerId : user.userId
@@ -57,7 +58,7 @@ export async function createOrganization(actor: Actor, raw: unknown, ownerId?: s
     const org = await tx.organization.create({ data: { name: input.name, description: input.description ?? '', ownerId: owner } })
     await tx.accessRight.create({ data: { userId: owner, roleId: DEFAULT_ROLE_IDS.orgAdmin, organizationId: org.id } })
     await compileUserAcls(tx, owner, org.id)
-    await audit(tx, actor, { organizationId: org.id, action: 'organization.create', message: `Organization '${org.name}' created` })
+    await audit(tx, user, { organizationId: org.id, action: 'organization.create', message: `Organization '${org.name}' created` })
     return org
   })
   emitChange({ organizationId: organization.id, kind: 'organization', ids: [organization.id] })
