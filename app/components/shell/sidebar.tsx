@@ -75,7 +75,7 @@ export function Sidebar(props: SidebarProps) {
         {base && caps ? (
           <>
             {caps.canMetricsView && props.dashboardsEnabled ? <Item to={`${base}/dashboard`} icon={<Gauge />} label="Dashboard" collapsed={collapsed} /> : null}
-            <Item to={`${base}/projects`} icon={<FolderTree />} label="Projects" collapsed={collapsed} />
+            {caps.canListProjects ? <Item to={`${base}/projects`} icon={<FolderTree />} label="Projects" collapsed={collapsed} /> : null}
             {caps.canListAgents ? (
               <div className="relative flex items-center">
                 <Item to={`${base}/agents`} icon={<Cpu />} label="Agents" collapsed={collapsed} className="flex-1" />
@@ -91,7 +91,7 @@ export function Sidebar(props: SidebarProps) {
               </div>
             ) : null}
             {caps.canAuditView ? <Item to={`${base}/activity`} icon={<Activity />} label="Activity" collapsed={collapsed} /> : null}
-            <Item to={`${base}/members`} icon={<Users />} label="Members" collapsed={collapsed} />
+            {caps.canListMembers ? <Item to={`${base}/members`} icon={<Users />} label="Members" collapsed={collapsed} /> : null}
             {caps.canListNotes ? <Item to={`${base}/notes`} icon={<NotebookPen />} label="Notes" collapsed={collapsed} /> : null}
             <Item to={`${base}/settings`} icon={<Settings />} label="Settings" collapsed={collapsed} />
           </>
