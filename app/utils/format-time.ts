@@ -8,7 +8,7 @@ export function formatDateTime(value: string | number | Date | null | undefined,
   const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value)
   if (Number.isNaN(date.getTime())) return ''
   const { seconds, timeZone } = options
-  return date.toLocaleString('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}), hour12: false, timeZone })
+  return date.toLocaleString('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}), hourCycle: 'h23', timeZone })
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatAge } from '../../cli/output'
-import { timeAgo } from '~/utils/format-time'
+import { formatDateTime, timeAgo } from '~/utils/format-time'
 
 // Fixed instants only: the result must not depend on the machine's clock or zone.
 const now = Date.parse('2026-03-01T00:30:00.000Z')
@@ -39,5 +39,14 @@ describe('relative time (spec 01 section 9: at most two units, seconds only unde
     expect(formatAge(ago(90), now)).toBe('1m 30s ago')
     expect(formatAge(ago(2 * 3600 + 5 * 60), now)).toBe('2h 5m ago')
     expect(formatAge(null, now)).toBe('Never')
+  })
+})
+
+describe('absolute time', () => {
+  it("uses a 00-23 clock: the first hour of the day is '00', never '24'", () => {
+    expect(formatDateTime('2026-01-15T00:47:09.000Z', { timeZone: 'UTC' })).toBe('Jan 15, 2026, 00:47')
+    expect(formatDateTime('2026-01-15T00:47:09.000Z', { timeZone: 'UTC', seconds: true })).toBe('Jan 15, 2026, 00:47:09')
+    expect(formatDateTime('2026-01-15T11:33:00.000Z', { timeZone: 'Pacific/Auckland' })).toBe('Jan 16, 2026, 00:33')
+    expect(formatDateTime('2026-01-15T23:59:00.000Z', { timeZone: 'UTC' })).toBe('Jan 15, 2026, 23:59')
   })
 })
