@@ -21,8 +21,9 @@ afterAll(async () => {
 
 const shot = async (page: Page, name: string) => {
   if (!SHOTS) return
-  await page.screenshot({ path: `${SHOTS}/${name}-1440.png`, fullPage: true })
   const size = page.viewportSize()!
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.screenshot({ path: `${SHOTS}/${name}-1440.png`, fullPage: true })
   await page.setViewportSize({ width: 390, height: 844 })
   await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true })
   await page.setViewportSize(size)
