@@ -1,4 +1,4 @@
-import { Form, Link, NavLink, useNavigate } from '@remix-run/react'
+import { Link, NavLink, useNavigate, useSubmit } from '@remix-run/react'
 import {
   Activity,
   Building2,
@@ -199,6 +199,7 @@ function OrganizationSwitcher({ collapsed, organizations, active }: { collapsed:
 
 function ProfileMenu({ user, collapsed }: { user: { name: string; email: string }; collapsed: boolean }) {
   const navigate = useNavigate()
+  const submit = useSubmit()
   return (
     <DropdownMenu>
       <DropdownMenuTrigger
@@ -219,13 +220,10 @@ function ProfileMenu({ user, collapsed }: { user: { name: string; email: string 
         <DropdownMenuItem onSelect={() => navigate('/settings/preferences')}>Preferences</DropdownMenuItem>
         <DropdownMenuItem onSelect={() => navigate('/settings/notifications')}>Notifications</DropdownMenuItem>
         <DropdownMenuSeparator />
-        <Form method="post" action="/logout">
-          <DropdownMenuItem asChild>
-            <button type="submit" className="w-full">
-              <LogOut /> Sign Out
-            </button>
-          </DropdownMenuItem>
-        </Form>
+        {/* Submitted from onSelect: a <Form> inside the menu is unmounted as the menu closes, which cancels its submit. */}
+        <DropdownMenuItem onSelect={() => submit(null, { method: 'post', action: '/logout' })}>
+          <LogOut /> Sign Out
+        </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
   )
