@@ -129,6 +129,12 @@ describe('a project-only member', () => {
     await page.goto(`${org}/agents`)
     await page.getByRole('main').getByRole('link', { name: agent.site.name, exact: true }).waitFor({ timeout: 20_000 })
 
+    // Every sidebar item they were shown opens (Settings too: general, roles, projects, leave).
+    await page.goto(`${org}/settings`)
+    await page.waitForURL(`**${org}/settings/general`)
+    await page.getByRole('main').getByText('Demo Live Events').first().waitFor()
+    expect(await page.getByText('Access denied').count()).toBe(0)
+
     // The pages they must not see are refused (and were not linked above).
     for (const path of [`${org}/members`, `${org}/activity`, `${org}/notes`, `${org}/projects/${VIRTUAL_PRD}/agents`]) {
       await page.goto(path)
