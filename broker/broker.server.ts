@@ -35,6 +35,7 @@ import {
   maxPayloadBytes,
   parseTopic,
   provisionResponseTopic,
+  provisionTopicPrefix,
   registerRequestSchema,
   statusMessageSchema,
   type ErrorResponse,
@@ -293,9 +294,14 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
   }
 }
 
+/**
+ * A subscription must stay inside the identity's own prefix; wildcards after it are fine (docs/agent-protocol.md):
+ * `pf/v1/provision/{clientId}/res/+`, `pf/v1/agents/{agentId}/#`. Client ids and agent ids hold no
+ * wildcard or separator (checked at connect), so a filter starting with the prefix cannot reach outside it.
+ */
 function subscriptionAllowed(identity: Identity, filter: string): boolean {
-  if (identity.kind === 'provision') return filter === provisionResponseTopic(identity.clientId)
-  return filter.startsWith(agentTopicPrefix(identity.agentId))
+  const prefix = identity.kind === 'provision' ? provisionTopicPrefix(identity.clientId) : agentTopicPrefix(identity.agentId)
+  return filter.startsWith(prefix)
 }
 
 function errorResponse(requestId: string | null, code: string, message: string, issues?: { path: string; message: string }[]): ErrorResponse {

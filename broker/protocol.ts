@@ -35,6 +35,8 @@ export const agentConfigTopic = (agentId: string) => `${TOPIC_ROOT}/agents/${age
 /** Last Will topic: the agent sets a Will here so an unclean disconnect marks it offline. */
 export const agentStatusTopic = (agentId: string) => `${TOPIC_ROOT}/agents/${agentId}/status`
 /** Provisioning topics are scoped by the MQTT client id, so two provisioning clients never see each other's secret. */
+/** Everything a provisioning connection may subscribe to lies under this prefix (wildcards included). */
+export const provisionTopicPrefix = (clientId: string) => `${TOPIC_ROOT}/provision/${clientId}/`
 export const provisionRequestTopic = (clientId: string) => `${TOPIC_ROOT}/provision/${clientId}/req/${PROVISION_CALL}`
 export const provisionResponseTopic = (clientId: string) => `${TOPIC_ROOT}/provision/${clientId}/res/${PROVISION_CALL}`
 

@@ -1,3 +1,4 @@
+import { timeAgo } from '../app/utils/format-time'
 import { type CliContext } from './context'
 
 /** Prints a command's result: its JSON form with --json, else the human text. */
@@ -16,12 +17,8 @@ export function formatTable(headers: string[], rows: string[][]): string {
   return [line(headers), ...rows.map(line)].join('\n')
 }
 
-/** "3 min ago" style age of an ISO time, or 'Never' (pure; `now` injectable for tests). */
+/** Age of an ISO time in the web's own words ('1m 30s ago'), or 'Never' (pure; `now` injectable for tests). */
 export function formatAge(iso: string | null, now = Date.now()): string {
   if (!iso) return 'Never'
-  const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000))
-  if (seconds < 60) return `${seconds}s ago`
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`
-  return `${Math.floor(seconds / 86_400)} d ago`
+  return timeAgo(iso, now)
 }

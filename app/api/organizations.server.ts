@@ -8,13 +8,14 @@ import {
   transferOwnership,
   updateOrganization,
 } from '~/domain/organizations/organizations.server'
-import { defineCall, type ApiCalls } from './registry.server'
+import { defineCall, definePublicCall, type ApiCalls } from './registry.server'
 
 const organizationId = z.string({ required_error: 'Organization is required' }).min(1, 'Organization is required')
 
 /** Organization calls of spec 02 section 7; the pages call the same domain functions. */
 export const organizationCalls: ApiCalls = {
-  'organization/create': defineCall({
+  // Public so the domain answers a caller without a user itself: 'Not authorized' (spec 02 section 8).
+  'organization/create': definePublicCall({
     input: z.object({ name: z.unknown(), description: z.unknown().optional(), owner: z.string().optional() }),
     handler: ({ actor }, { owner, ...doc }) => createOrganization(actor, doc, owner),
   }),

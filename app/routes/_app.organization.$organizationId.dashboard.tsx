@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ChartCard } from '~/components/fleet/chart-card'
 import { Popover, PopoverAnchor, PopoverContent } from '~/components/fleet/popover'
-import { SeverityBadge } from '~/components/fleet/status'
+import { IssueBreakdownBar } from '~/components/fleet/issue-breakdown-bar'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
 import { Input } from '~/components/ui/input'
 import { dashboard, type SearchResult } from '~/domain/fleet/dashboard.server'
@@ -48,7 +48,14 @@ export default function DashboardPage() {
 
       <Card>
         <CardHeader className="flex-row items-center justify-between py-2">
-          <CardTitle>Metrics</CardTitle>
+          <CardTitle>
+            Metrics
+            {dash.metricsTotal > dash.metrics.length ? (
+              <span className="ml-2 text-xs font-normal text-muted-foreground">
+                worst {dash.metrics.length} of {dash.metricsTotal} systems
+              </span>
+            ) : null}
+          </CardTitle>
           <div className="flex rounded-md border p-0.5 text-xs" role="radiogroup" aria-label="Metrics view">
             {(
               [
@@ -72,9 +79,9 @@ export default function DashboardPage() {
         <CardContent className="max-h-[420px] overflow-auto p-0">
           {dash.metrics.length ? (
             <table className="w-full text-[13px]" aria-label="Metrics">
-              <thead className="sticky top-0 border-b bg-muted/60 text-left text-xs text-muted-foreground">
+              <thead className="sticky top-0 z-10 border-b bg-muted text-left text-xs text-muted-foreground">
                 <tr>
-                  {['Label', 'Type', 'Agent', 'Project', 'Devices', 'Issues', 'Priority', 'Breakdown'].map((h) => (
+                  {['Key', 'Label', 'Type', 'Component', 'Agent', 'Project', 'Devices', 'Issues', 'Priority', 'Breakdown'].map((h) => (
                     <th key={h} className="whitespace-nowrap px-3 py-2 font-medium">
                       {h}
                     </th>
@@ -83,32 +90,24 @@ export default function DashboardPage() {
               </thead>
               <tbody>
                 {dash.metrics.map((m) => (
-                  <tr key={m.key} className="border-b last:border-0">
-                    <td className="px-3 py-1.5 font-medium">{m.label}</td>
-                    <td className="px-3 py-1.5 text-muted-foreground" title={m.type}>
-                      {componentLabel(m.componentType)}
-                    </td>
-                    <td className="px-3 py-1.5">
-                      <Link to={`/organization/${organization.id}/agents/${m.agent}`} className="hover:underline">
+                  <tr key={m.id} className="border-b last:border-0">
+                    <td className="whitespace-nowrap px-3 py-1 font-mono text-xs text-muted-foreground">{m.key}</td>
+                    <td className="whitespace-nowrap px-3 py-1 font-medium">{m.label}</td>
+                    <td className="px-3 py-1 text-muted-foreground">{m.type}</td>
+                    <td className="whitespace-nowrap px-3 py-1 text-muted-foreground">{componentLabel(m.componentType)}</td>
+                    <td className="whitespace-nowrap px-3 py-1">
+                      <Link to={`/organization/${organization.id}/agents/${m.agent}`} className="hover:underline" title={m.agent}>
                         {m.agentName}
                       </Link>
                     </td>
-                    <td className="px-3 py-1.5">{m.projectName || <span className="text-muted-foreground">(None)</span>}</td>
-                    <td className="px-3 py-1.5 tabular-nums">{m.deviceCount}</td>
-                    <td className="px-3 py-1.5 tabular-nums">{m.issueCount}</td>
-                    <td className="px-3 py-1.5 tabular-nums">{m.priorityIssueCount}</td>
-                    <td className="px-3 py-1.5">
-                      <span className="flex flex-wrap gap-1">
-                        {(
-                          [
-                            [2, m.issueBreakdown.critical],
-                            [3, m.issueBreakdown.error],
-                            [4, m.issueBreakdown.warning],
-                            [6, m.issueBreakdown.info],
-                            [5, m.issueBreakdown.notice],
-                          ] as const
-                        ).map(([severity, count]) => (count ? <SeverityBadge key={severity} severity={severity} count={count} /> : null))}
-                      </span>
+                    <td className="whitespace-nowrap px-3 py-1" title={m.project ?? undefined}>
+                      {m.projectName || <span className="text-muted-foreground">(None)</span>}
+                    </td>
+                    <td className="px-3 py-1 tabular-nums">{m.deviceCount}</td>
+                    <td className="px-3 py-1 tabular-nums">{m.issueCount}</td>
+                    <td className="px-3 py-1 tabular-nums">{m.priorityIssueCount}</td>
+                    <td className="px-3 py-1">
+                      <IssueBreakdownBar breakdown={m.issueBreakdown} />
                     </td>
                   </tr>
                 ))}

@@ -10,11 +10,12 @@ import { Button } from '~/components/ui/button'
 import { projectSystemTags } from '~/domain/fleet/project-systems.server'
 import { listProjects } from '~/domain/projects/projects.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
+import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
-import { requireOrgPermission } from '~/utils/org-route.server'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { actor } = await requireOrgPermission(request, params.organizationId, 'org.view')
+  // The domain decides: org.view, or a project role (the list then holds only the projects one may view).
+  const { actor } = await requireUser(request)
   const organizationId = params.organizationId!
   const [list, systemTags] = await domainCall(() => Promise.all([listProjects(actor, organizationId), projectSystemTags(actor, organizationId)]))
   return { ...list, systemTags }

@@ -51,7 +51,8 @@ export default function OrganizationList() {
   const sorted = useMemo(() => {
     const factor = sort.direction === 'asc' ? 1 : -1
     return [...organizations].sort((a, b) => {
-      const order = sort.field === 'name' ? a.name.localeCompare(b.name) : a[sort.field] - b[sort.field]
+      // A count the user cannot see (null) sorts below every real count.
+      const order = sort.field === 'name' ? a.name.localeCompare(b.name) : (a[sort.field] ?? -1) - (b[sort.field] ?? -1)
       return factor * (order || a.name.localeCompare(b.name))
     })
   }, [organizations, sort])
@@ -113,9 +114,9 @@ export default function OrganizationList() {
                 <p className="line-clamp-2 min-h-[2.5rem] text-sm text-muted-foreground">{org.description || 'No description'}</p>
               </Link>
               <div className="grid grid-cols-3 border-t text-center">
-                <Count to={`${org.linkTo}/projects`} icon={<FolderTree />} label="Projects" value={org.projectCount} />
-                <Count to={`${org.linkTo}/agents`} icon={<Cpu />} label="Agents" value={org.agentCount} />
-                <Count to={`${org.linkTo}/members`} icon={<Users />} label="Members" value={org.memberCount} />
+                <Count to={`/organization/${org.id}/projects`} icon={<FolderTree />} label="Projects" value={org.projectCount} />
+                <Count to={`/organization/${org.id}/agents`} icon={<Cpu />} label="Agents" value={org.agentCount} />
+                <Count to={`/organization/${org.id}/members`} icon={<Users />} label="Members" value={org.memberCount} />
               </div>
             </Card>
           ))}
@@ -125,14 +126,25 @@ export default function OrganizationList() {
   )
 }
 
-function Count({ to, icon, label, value }: { to: string; icon: ReactNode; label: string; value: number }) {
-  return (
-    <Link to={to} className="flex flex-col items-center gap-0.5 border-r py-2 last:border-r-0 hover:bg-accent">
-      <span className="text-base font-semibold tabular-nums">{value}</span>
+/** One count of a card, linking to its page; a count the user cannot see shows a dash and no link. */
+function Count({ to, icon, label, value }: { to: string; icon: ReactNode; label: string; value: number | null }) {
+  const body = (
+    <>
+      <span className="text-base font-semibold tabular-nums">{value ?? '—'}</span>
       <span className="flex items-center gap-1 text-[11px] text-muted-foreground [&_svg]:size-3">
         {icon}
         {label}
       </span>
+    </>
+  )
+  const cell = 'flex flex-col items-center gap-0.5 border-r py-2 last:border-r-0'
+  return value === null ? (
+    <div className={cell} data-testid={`count-${label.toLowerCase()}`} title={`You cannot view this organization's ${label.toLowerCase()}`}>
+      {body}
+    </div>
+  ) : (
+    <Link to={to} className={`${cell} hover:bg-accent`} data-testid={`count-${label.toLowerCase()}`}>
+      {body}
     </Link>
   )
 }

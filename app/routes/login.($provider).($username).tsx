@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Form, Link, useFetcher, useLoaderData } from '@remix-run/react'
-import { LogOut, MailCheck } from 'lucide-react'
+import { useFetcher, useLoaderData } from '@remix-run/react'
+import { MailCheck } from 'lucide-react'
 import { useEffect, useState, type FormEvent } from 'react'
 import { toast } from 'sonner'
 import { z } from 'zod'
@@ -51,10 +51,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const url = new URL(request.url)
   const redirectTo = url.searchParams.get('redirect')
   const current = await getCurrentUser(request)
-  // Route guard: a signed-in user with a redirect target goes there; without one sees who is signed in.
-  if (current && redirectTo) throw redirect(safeRedirect(redirectTo))
+  // Route guard (spec 02 section 2): a signed-in user goes to the redirect target if present, else '/'.
+  if (current) throw redirect(redirectTo ? safeRedirect(redirectTo) : '/')
   let error: { code: string; message: string } | null = null
-  if (!current && provider === 'google') {
+  if (provider === 'google') {
     try {
       const { authorizationUrl, pending } = await startGoogleSignIn(safeRedirect(redirectTo))
       throw redirect(authorizationUrl, { headers: { 'Set-Cookie': await googleSignInCookie.serialize(pending) } })
@@ -67,7 +67,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!error && errorCode) error = { code: errorCode, message: REDIRECTED_ERRORS[errorCode] ?? 'An unrecognized error has occurred' }
   const notice = url.searchParams.get('notice')
   return {
-    signedIn: current ? { name: current.user.name, email: current.user.email } : null,
     prefillEmail: provider === 'email' && username ? username : '',
     redirectTo: redirectTo ?? '',
     error,
@@ -136,7 +135,7 @@ export default function LoginPage() {
   return (
     <AuthCard
       title={LOGIN_TITLE}
-      subtitle={data.signedIn ? undefined : root?.features.google ? 'Use your email address and password, or your Google account.' : 'Use your email address and password.'}
+      subtitle={root?.features.google ? 'Use your email address and password, or your Google account.' : 'Use your email address and password.'}
     >
       {data.notice === 'emailChanged' ? (
         <Alert type="info" title={NOTICES.emailChanged}>
@@ -146,9 +145,7 @@ export default function LoginPage() {
         <Alert type="success">{NOTICES[data.notice]}</Alert>
       ) : null}
 
-      {data.signedIn ? (
-        <SignedIn user={data.signedIn} continueTo={safeClientRedirect(data.redirectTo)} />
-      ) : mode === 'create' ? (
+      {mode === 'create' ? (
         <CreateAccountForm
           email={email}
           onEmailChange={setEmail}
@@ -172,7 +169,7 @@ export default function LoginPage() {
         />
       )}
 
-      {!data.signedIn && root?.features.google ? (
+      {root?.features.google ? (
         <>
           <div className="flex items-center gap-3 text-xs uppercase text-muted-foreground">
             <span className="h-px flex-1 bg-border" />
@@ -188,30 +185,6 @@ export default function LoginPage() {
         </>
       ) : null}
     </AuthCard>
-  )
-}
-
-const safeClientRedirect = (target: string) => (target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/\\') ? target : '/')
-
-function SignedIn({ user, continueTo }: { user: { name: string; email: string }; continueTo: string }) {
-  return (
-    <div className="flex flex-col gap-4">
-      <div className="rounded-md border bg-muted/40 px-3 py-2.5 text-sm">
-        <p className="text-xs text-muted-foreground">You are signed in as</p>
-        <p className="font-medium">{user.name}</p>
-        <p className="text-[13px] text-muted-foreground">{user.email}</p>
-      </div>
-      <div className="flex gap-2">
-        <Button asChild className="flex-1">
-          <Link to={continueTo}>Continue to Pixelfleet</Link>
-        </Button>
-        <Form method="post" action="/logout">
-          <Button type="submit" variant="outline">
-            <LogOut /> Sign Out
-          </Button>
-        </Form>
-      </div>
-    </div>
   )
 }
 

@@ -8,24 +8,27 @@ export function formatDateTime(value: string | number | Date | null | undefined,
   const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value)
   if (Number.isNaN(date.getTime())) return ''
   const { seconds, timeZone } = options
-  return date.toLocaleString('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}), hour12: false, timeZone })
+  return date.toLocaleString('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...(seconds ? { second: '2-digit' } : {}), hourCycle: 'h23', timeZone })
 }
 
-/** "N ago" with at most two units; seconds only under 5 minutes (spec 01 section 9). */
+/**
+ * "N ago" with at most two units; seconds only under 5 minutes (spec 01 section 9):
+ * 90 s is '1m 30s ago', 2 h 5 min is '2h 5m ago'. Pure, so the CLI prints the same text (`now` for tests).
+ */
 export function timeAgo(value: string | number | Date, now = Date.now()): string {
   const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value)
-  let seconds = Math.max(0, Math.round((now - date.getTime()) / 1000))
-  if (seconds < 5) return 'just now'
+  const total = Math.max(0, Math.round((now - date.getTime()) / 1000))
+  if (total < 5) return 'just now'
   const units: [string, number][] = [['d', 86400], ['h', 3600], ['m', 60], ['s', 1]]
   const parts: string[] = []
+  let rest = total
   for (const [label, size] of units) {
-    if (label === 's' && (parts.length > 0 || seconds >= 300)) break
-    const n = Math.floor(seconds / size)
-    if (n > 0 || (label === 's' && parts.length === 0)) {
-      parts.push(`${n}${label}`)
-      seconds -= n * size
-    }
-    if (parts.length === 2) break
+    if (label === 's' && total >= 300) break
+    const n = Math.floor(rest / size)
+    rest -= n * size
+    // Two adjacent units at most: once a unit is shown, the next is the last one considered.
+    if (n > 0) parts.push(`${n}${label}`)
+    if (parts.length === 2 || (parts.length === 1 && n === 0)) break
   }
   return `${parts.join(' ')} ago`
 }

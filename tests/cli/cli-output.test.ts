@@ -35,7 +35,7 @@ describe('CLI output and exit codes', () => {
   it('prints agents as a table and as stable JSON', () => {
     const text = agentsListText([agent], null, Date.parse('2026-01-01T12:00:00.000Z'))
     expect(text.split('\n')[0]).toMatch(/^ID\s+NAME\s+PRODUCT\s+SERIAL\s+STATE\s+LAST SEEN\s+SYSTEMS$/)
-    expect(text).toMatch(/a1\s+FOH Processor\s+VX1000\s+SN1\s+connected\s+2 min ago\s+1\/2/)
+    expect(text).toMatch(/a1\s+FOH Processor\s+VX1000\s+SN1\s+connected\s+2m ago\s+1\/2/)
     expect(agentsListText([], null)).toBe('No agents.')
     expect(agentsListJson('org', [agent], 'a1').agents[0]).toMatchObject({ id: 'a1', connected: true, systems: [{ projectName: 'Main Stage' }, { projectId: null }] })
   })

@@ -58,12 +58,14 @@ describe('sign-in and account e-mail flows in the browser', () => {
     await page.getByRole('button', { name: 'Login' }).click()
     await page.waitForURL((url) => !url.pathname.startsWith('/login'))
 
-    // /login now shows who is signed in, with Sign Out
+    // The guard rule (spec 02 section 2): a signed-in user opening /login without a redirect goes to '/'
+    // (and on to the organization), with a redirect target to that target; no sign-in form either way.
     await page.goto('/login')
-    await page.getByText('You are signed in as').waitFor()
-    expect(await page.getByText(email).isVisible()).toBe(true)
-    expect(await page.getByRole('button', { name: 'Login' }).count()).toBe(0)
-    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.waitForURL((url) => url.pathname.startsWith('/organization'))
+    await page.goto('/login?redirect=%2Fsettings%2Fpreferences')
+    expect(new URL(page.url()).pathname).toBe('/settings/preferences')
+    await page.getByRole('button', { name: 'My Account' }).click()
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click()
     await page.getByRole('button', { name: 'Login' }).waitFor()
     await page.goto('/settings/profile')
     expect(new URL(page.url()).pathname).toBe('/login')

@@ -7,6 +7,7 @@
  */
 import { type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { formatDateTime } from '~/utils/format-time'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
 import { type Fleet } from '../../simulator/fleet'
 import { launchBrowser, newPage, signInAs, startEnrolledAgent, startPortal, type RunningPortal } from './harness'
@@ -152,6 +153,20 @@ describe('fleet monitoring screens', () => {
     }
     expect(errors).toEqual([])
 
+    // (still on the dashboard) the metrics table lists the reporting system with its agent, project and a 300x30 severity bar
+    const metricsRow = page.getByRole('table', { name: 'Metrics' }).getByRole('row').filter({ has: page.getByRole('link', { name: agent.site.name, exact: true }) })
+    await expect(metricsRow.innerText()).resolves.toMatch(/sys-\S+\s+\S.*\s+other\s+System\s+.*Volume A/)
+    const bar = metricsRow.getByRole('img')
+    await expect(bar.getAttribute('aria-label')).resolves.toMatch(/\d+ (Critical|Error)/)
+    await expect(bar.boundingBox()).resolves.toMatchObject({ width: 300, height: 30 })
+    if (SHOTS) {
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 900 })
+        await page.screenshot({ path: `${SHOTS}/fleet-dashboard-${width}.png`, fullPage: true })
+      }
+      await page.setViewportSize({ width: 1400, height: 900 })
+    }
+
     // Last Seen cycles relative -> age group -> absolute date, shown in the browser's zone
     await page.goto(`/organization/${DEMO_ORG_ID}/agents`)
     await hydrated(page)
@@ -162,11 +177,12 @@ describe('fleet monitoring screens', () => {
     await lastSeen.click()
     const time = lastSeen.locator('time')
     // the agent keeps reporting, so compare the text with the datetime it is showing at that moment
-    const shownInBrowserZone = () =>
-      time.evaluate((el, zone) => {
-        const expected = new Date(el.getAttribute('datetime')!).toLocaleString('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: zone })
-        return el.textContent === expected ? 'browser zone' : `${el.textContent} (expected ${expected})`
-      }, timeZone)
+    // (the app's own formatter gives the expectation: a hand-written `hour12: false` says '24:05' at 00:05 in some ICU builds)
+    const shownInBrowserZone = async () => {
+      const [iso, text] = await time.evaluate((el) => [el.getAttribute('datetime')!, el.textContent])
+      const expected = formatDateTime(iso, { timeZone })
+      return text === expected ? 'browser zone' : `${text} (expected ${expected})`
+    }
     await expect.poll(shownInBrowserZone).toBe('browser zone')
     expect(errors).toEqual([])
     await context.close()

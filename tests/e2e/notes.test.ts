@@ -1,5 +1,6 @@
 import { type Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { formatDateTime } from '~/utils/format-time'
 import { DEMO_ORG_ID, DEMO_PASSWORD, DEMO_USERS } from '../../prisma/seed-data'
 import { browser, newPage, portal, portalDb, signIn, withPortalAndBrowser } from './harness'
 
@@ -73,9 +74,17 @@ describe('dates on server-rendered pages', () => {
     const db = await portalDb(portal)
     try {
       const owner = await db.user.findUniqueOrThrow({ where: { email: DEMO_USERS.owner.email } })
-      await db.note.create({
-        data: { organizationId: DEMO_ORG_ID, authorId: owner.id, content: 'Zone check note', resourcePath: `/organization/${DEMO_ORG_ID}/projects` },
-      })
+      // Fixed times in the first hour of the day, whatever the wall clock: 00:33 in the browser's zone
+      // (Auckland is UTC+13 in January) and 00:47 in UTC, the zone the server renders in before hydration.
+      // `hour12: false` renders those as '24:33' in some ICU builds; both sides must say '00:33'.
+      for (const [content, at] of [
+        ['Zone check note', '2026-01-15T11:33:00.000Z'],
+        ['Midnight UTC note', '2026-01-15T00:47:00.000Z'],
+      ]) {
+        await db.note.create({
+          data: { organizationId: DEMO_ORG_ID, authorId: owner.id, content, resourcePath: `/organization/${DEMO_ORG_ID}/projects`, createdAt: new Date(at), updatedAt: new Date(at) },
+        })
+      }
     } finally {
       await db.$disconnect()
     }
@@ -96,8 +105,12 @@ describe('dates on server-rendered pages', () => {
     // After hydration the Notes table shows the time in the browser's zone, not the server's.
     const cell = page.getByRole('row').filter({ hasText: 'Zone check note' }).locator('time').first()
     const iso = await cell.getAttribute('datetime')
-    const inBrowserZone = new Date(iso!).toLocaleString('en', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone })
-    await expect.poll(() => cell.textContent()).toBe(inBrowserZone)
+    expect(iso).toBe('2026-01-15T11:33:00.000Z')
+    // The app's own formatter gives the expectation; the literal pins the 24-hour clock at 00:xx.
+    expect(formatDateTime(iso, { timeZone })).toBe('Jan 16, 2026, 00:33')
+    await expect.poll(() => cell.textContent()).toBe('Jan 16, 2026, 00:33')
+    const utcMidnight = page.getByRole('row').filter({ hasText: 'Midnight UTC note' }).locator('time').first()
+    await expect.poll(() => utcMidnight.textContent()).toBe('Jan 15, 2026, 13:47')
     await context.close()
   })
 })

@@ -208,12 +208,44 @@ describe('project and dashboard queries', () => {
 
   it('dashboard: versions, tiles over temp and search', async () => {
     const dash = await dashboard(owner, orgId, 'system')
-    expect(dash.metrics).toMatchObject([{ label: 'Wall 2', issueCount: 1, priorityIssueCount: 1, issueBreakdown: { critical: 1 } }])
+    // Every reporting system the viewer sees (30 walls and the spare), worst first, with its key, names and device count.
+    expect(dash.metrics).toHaveLength(31)
+    expect(dash.metricsTotal).toBe(31)
+    expect(dash.metrics[0]).toMatchObject({
+      key: 'sys-1',
+      label: 'Wall 2',
+      type: 'other',
+      componentType: 'system',
+      agent: agentIds['Agent 02'],
+      agentName: 'Agent 02',
+      project: stageId,
+      projectName: 'Stage',
+      organization: orgId,
+      organizationName: 'Fleet Org',
+      deviceCount: 13,
+      issueCount: 1,
+      priorityIssueCount: 1,
+      issueBreakdown: { critical: 1, error: 0, warning: 0, info: 0, notice: 0 },
+    })
+    expect(dash.metrics.find((m) => m.label === 'Spare wall')).toMatchObject({ key: 'sys-2', project: null, projectName: '', deviceCount: 0, issueCount: 0, priorityIssueCount: 0 })
+    expect(dash.metrics.filter((m) => m.issueCount === 0)).toHaveLength(30)
     expect(dash.versions.software).toEqual([{ type: 'processor', product: 'P1', version: '4.2', count: 30 }])
     expect(dash.versions.firmware).toEqual([{ type: 'receiver', product: 'T1', version: '1.1', count: 360 }])
     expect(dash.tilesOverTemp).toEqual([{ key: 'Normal', count: 357 }, { key: 'High', count: 3 }])
     const found = await fleetSearch(owner, orgId, 'wall 1')
     expect(found.filter((r) => r.type === 'system').map((r) => r.label)).toContain('Wall 10')
     expect((await fleetSearch(owner, orgId, 'STAGE')).map((r) => r.label)).toEqual(['Stage'])
+  })
+
+  it('search leaves out projects that have only sub-projects and no agents', async () => {
+    const tour = await prisma.project.create({ data: { organizationId: orgId, name: 'Tour' } })
+    const leg = await prisma.project.create({ data: { organizationId: orgId, name: 'Tour Leg', parentId: tour.id } })
+    const rigs = await prisma.project.create({ data: { organizationId: orgId, name: 'Tour Rigs' } })
+    await prisma.project.create({ data: { organizationId: orgId, name: 'Tour Rigs East', parentId: rigs.id } })
+    // Tour Rigs has a sub-project and an agent of its own: it stays.
+    await prisma.system.create({ data: { agentId: agentIds['Agent 21'], key: 'sys-rig', name: 'Rig', projectId: rigs.id } })
+    const projects = (await fleetSearch(owner, orgId, 'tour')).filter((r) => r.type === 'project')
+    expect(projects.map((r) => r.label).sort()).toEqual(['Tour Leg', 'Tour Rigs', 'Tour Rigs East'])
+    expect(projects.find((r) => r.label === 'Tour Leg')).toMatchObject({ id: leg.id, detail: 'Tour' })
   })
 })

@@ -23,6 +23,19 @@ async function signedInUser(label: string) {
 }
 
 describe('/client/v1 organization and project calls', () => {
+  it("answers 'Not authorized' to creating an organization without a signed-in user, and creates nothing", async () => {
+    const before = await prisma.organization.count()
+    const request = new Request('http://portal.test/client/v1/organization/create', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Anonymous Org' }),
+    })
+    const response = (await action({ request, params: { '*': 'organization/create' }, context: {} })) as Response
+    expect(response.status).toBe(401)
+    expect(await response.json()).toEqual({ code: 'unauthenticated', message: 'Not authorized' })
+    expect(await prisma.organization.count()).toBe(before)
+  })
+
   it('creates an organization and a project tree, renames, lists and deletes through the API', async () => {
     const { call } = await signedInUser('owner')
     const created = await call('organization/create', { name: 'API Org' })

@@ -1,4 +1,4 @@
-import { Form, Link, NavLink, useNavigate } from '@remix-run/react'
+import { Link, NavLink, useNavigate, useSubmit } from '@remix-run/react'
 import {
   Activity,
   Building2,
@@ -75,7 +75,7 @@ export function Sidebar(props: SidebarProps) {
         {base && caps ? (
           <>
             {caps.canMetricsView && props.dashboardsEnabled ? <Item to={`${base}/dashboard`} icon={<Gauge />} label="Dashboard" collapsed={collapsed} /> : null}
-            <Item to={`${base}/projects`} icon={<FolderTree />} label="Projects" collapsed={collapsed} />
+            {caps.canListProjects ? <Item to={`${base}/projects`} icon={<FolderTree />} label="Projects" collapsed={collapsed} /> : null}
             {caps.canListAgents ? (
               <div className="relative flex items-center">
                 <Item to={`${base}/agents`} icon={<Cpu />} label="Agents" collapsed={collapsed} className="flex-1" />
@@ -91,7 +91,7 @@ export function Sidebar(props: SidebarProps) {
               </div>
             ) : null}
             {caps.canAuditView ? <Item to={`${base}/activity`} icon={<Activity />} label="Activity" collapsed={collapsed} /> : null}
-            <Item to={`${base}/members`} icon={<Users />} label="Members" collapsed={collapsed} />
+            {caps.canListMembers ? <Item to={`${base}/members`} icon={<Users />} label="Members" collapsed={collapsed} /> : null}
             {caps.canListNotes ? <Item to={`${base}/notes`} icon={<NotebookPen />} label="Notes" collapsed={collapsed} /> : null}
             <Item to={`${base}/settings`} icon={<Settings />} label="Settings" collapsed={collapsed} />
           </>
@@ -199,6 +199,7 @@ function OrganizationSwitcher({ collapsed, organizations, active }: { collapsed:
 
 function ProfileMenu({ user, collapsed }: { user: { name: string; email: string }; collapsed: boolean }) {
   const navigate = useNavigate()
+  const submit = useSubmit()
   return (
     <DropdownMenu>
       <DropdownMenuTrigger
@@ -220,13 +221,10 @@ function ProfileMenu({ user, collapsed }: { user: { name: string; email: string 
         <DropdownMenuItem onSelect={() => navigate('/settings/notifications')}>Notifications</DropdownMenuItem>
         <DropdownMenuItem onSelect={() => navigate('/billing')}>Billing</DropdownMenuItem>
         <DropdownMenuSeparator />
-        <Form method="post" action="/logout">
-          <DropdownMenuItem asChild>
-            <button type="submit" className="w-full">
-              <LogOut /> Sign Out
-            </button>
-          </DropdownMenuItem>
-        </Form>
+        {/* Submitted from onSelect: a <Form> inside the menu is unmounted as the menu closes, which cancels its submit. */}
+        <DropdownMenuItem onSelect={() => submit(null, { method: 'post', action: '/logout' })}>
+          <LogOut /> Sign Out
+        </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
   )

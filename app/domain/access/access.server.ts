@@ -91,6 +91,9 @@ export class OrganizationAccess {
       canAgentDelete: c('agent.delete'),
       canAssignToProject: this.canAnywhere('agent.assignToProject'),
       canListAgents: this.canAnywhere('agent.list'),
+      // Project lists show the projects one may view (spec 02 section 2), so a project role is enough.
+      canListProjects: c('org.view') || this.canAnywhere('project.view'),
+      canListMembers: c('org.view'),
       canListNotes: c('note.list'),
       canMetricsView: c('org.metrics.view'),
       canAuditView: c('org.audit.view'),

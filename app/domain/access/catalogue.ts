@@ -85,6 +85,10 @@ export type OrganizationCapabilities = {
   canAgentDelete: boolean
   canAssignToProject: boolean
   canListAgents: boolean
+  /** org.view, or project.view on at least one project (project-scoped members). */
+  canListProjects: boolean
+  /** The Members page (org.view). */
+  canListMembers: boolean
   canListNotes: boolean
   canMetricsView: boolean
   canAuditView: boolean

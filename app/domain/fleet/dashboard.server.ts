@@ -7,6 +7,8 @@ const sql = Prisma.sql
 
 export type MetricsView = 'system' | 'device'
 export const METRICS_ROW_LIMIT = 100
+/** Systems listed at most (worst first); the page says when there are more. */
+export const SYSTEM_ROW_LIMIT = 1000
 
 /** Issue counts by severity: critical 2, error 3, warning 4, notice 5, info 6. */
 const breakdownColumns = sql`
@@ -31,15 +33,23 @@ const breakdown = (r: BreakdownRow) => ({
 const SYSTEMS = sql`"System" s JOIN "Agent" a ON a."id" = s."agentId"`
 const visibleSystems = (scope: FleetScope) => sql`a."organizationId" = ${scope.organizationId} AND ${scope.visibleSystemSql('s')}`
 
+/**
+ * 'Aggregate by System': every reporting system the viewer sees (spec 02 section 2), issues or not,
+ * worst first; issues are joined in the ON clause so a system without active issues still has its row.
+ */
 async function metricsBySystem(scope: FleetScope) {
-  const rows = await prisma.$queryRaw<(BreakdownRow & { id: string; key: string; name: string; agentId: string; agentName: string; projectId: string | null; deviceCount: bigint | null })[]>(sql`
+  const [rows, total] = await Promise.all([
+    prisma.$queryRaw<(BreakdownRow & { id: string; key: string; name: string; agentId: string; agentName: string; projectId: string | null; deviceCount: bigint | null })[]>(sql`
     SELECT s."id" AS id, s."key" AS key, s."name" AS name, a."id" AS agentId, a."clientName" AS agentName, s."projectId" AS projectId,
       (SELECT SUM(d."count") FROM "Device" d WHERE d."systemId" = s."id") AS deviceCount, ${breakdownColumns}
-    FROM ${SYSTEMS} JOIN "Issue" i ON i."systemId" = s."id" AND i."isActive" = 1
+    FROM ${SYSTEMS} LEFT JOIN "Issue" i ON i."systemId" = s."id" AND i."isActive" = 1
     WHERE ${visibleSystems(scope)}
-    GROUP BY s."id" ORDER BY priorityIssueCount DESC, issueCount DESC, s."key" LIMIT ${METRICS_ROW_LIMIT}`)
-  return rows.map((r) => ({
-    key: r.id,
+    GROUP BY s."id" ORDER BY priorityIssueCount DESC, issueCount DESC, a."clientName", s."key" LIMIT ${SYSTEM_ROW_LIMIT}`),
+    prisma.$queryRaw<{ total: bigint }[]>(sql`SELECT COUNT(*) AS total FROM ${SYSTEMS} WHERE ${visibleSystems(scope)}`),
+  ])
+  const metrics = rows.map((r) => ({
+    id: r.id,
+    key: r.key,
     label: r.name || r.key,
     type: 'other' as const,
     componentType: 'system',
@@ -52,6 +62,7 @@ async function metricsBySystem(scope: FleetScope) {
     deviceCount: n(r.deviceCount),
     ...breakdown(r),
   }))
+  return { metrics, total: n(total[0]?.total) }
 }
 
 async function metricsByDevice(scope: FleetScope) {
@@ -63,8 +74,9 @@ async function metricsByDevice(scope: FleetScope) {
     WHERE ${visibleSystems(scope)}
     GROUP BY s."id", COALESCE(i."deviceKey", i."component")
     ORDER BY priorityIssueCount DESC, issueCount DESC LIMIT ${METRICS_ROW_LIMIT}`)
-  return rows.map((r) => ({
-    key: `${r.systemId}/${r.deviceKey ?? r.component}`,
+  const metrics = rows.map((r) => ({
+    id: `${r.systemId}/${r.deviceKey ?? r.component}`,
+    key: r.deviceKey ?? r.component,
     label: r.label || r.deviceKey || r.component,
     type: r.deviceKey ? ('component' as const) : ('other' as const),
     componentType: r.component,
@@ -77,6 +89,7 @@ async function metricsByDevice(scope: FleetScope) {
     deviceCount: n(r.deviceCount ?? 1),
     ...breakdown(r),
   }))
+  return { metrics, total: metrics.length }
 }
 
 /**
@@ -86,7 +99,7 @@ async function metricsByDevice(scope: FleetScope) {
 export async function dashboard(actor: Actor, organizationId: string, view: MetricsView) {
   const scope = await loadFleetScope(actor, organizationId, 'org.metrics.view')
   scope.access.require('org.metrics.view')
-  const [metrics, devices, hot] = await Promise.all([
+  const [{ metrics, total: metricsTotal }, devices, hot] = await Promise.all([
     view === 'device' ? metricsByDevice(scope) : metricsBySystem(scope),
     // one pass over the systems' device counts (DeviceVersionCount: ~4 rows per system, not ~20 devices)
     // for the versions panel and the tile total
@@ -118,6 +131,7 @@ export async function dashboard(actor: Actor, organizationId: string, view: Metr
     organization: { id: scope.organizationId, name: scope.access.organization.name, description },
     view,
     metrics,
+    metricsTotal,
     versions: { software: group('software'), firmware: group('firmware') },
     tilesOverTemp: [
       { key: 'Normal', count: receivers - high },

@@ -43,5 +43,9 @@ export async function resolveActiveOrganization(
 /** Remembers the organization the user last visited (sidebar resolution). */
 export async function rememberLastOrganization(actor: Actor, organizationId: string) {
   if (actor.kind !== 'user') return
-  await prisma.user.updateMany({ where: { id: actor.userId, NOT: { lastOrganizationId: organizationId } }, data: { lastOrganizationId: organizationId } })
+  // NULL-safe: in SQL `NOT (col = x)` is NULL, not true, when col is NULL, so a plain NOT never wrote the first visit.
+  await prisma.user.updateMany({
+    where: { id: actor.userId, OR: [{ lastOrganizationId: null }, { lastOrganizationId: { not: organizationId } }] },
+    data: { lastOrganizationId: organizationId },
+  })
 }

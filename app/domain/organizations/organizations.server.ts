@@ -29,8 +29,8 @@ export const updateOrganizationInput = z.object({ name: nameField, description: 
 
 const notAuthorized = () => new DomainError('unauthenticated', 'Not authorized', 401)
 
-function requireUserActor(actor: Actor): UserActor {
-  if (actor.kind !== 'user') throw notAuthorized()
+function requireUserActor(actor: Actor | null): UserActor {
+  if (!actor || actor.kind !== 'user') throw notAuthorized()
   return actor
 }
 
@@ -44,8 +44,9 @@ export async function organizationMemberIds(db: Tx | typeof prisma, organization
  * Org/createOrganization: the signed-in user becomes the owner and gets the default
  * 'Organization Admin' role at organization level (compiled in the same transaction).
  * A site admin may name another user as owner (staff creating an organization for a customer).
+ * No user (null or a non-user actor) is refused with 'Not authorized' (spec 02 section 8).
  */
-export async function createOrganization(actor: Actor, raw: unknown, ownerId?: string | null) {
+export async function createOrganization(actor: Actor | null, raw: unknown, ownerId?: string | null) {
   const user = requireUserActor(actor)
   const input = parseInput(createOrganizationInput, raw)
   const owner = ownerId && ownerId !== user.userId ? ownerId : user.userId
@@ -57,7 +58,7 @@ export async function createOrganization(actor: Actor, raw: unknown, ownerId?: s
     const org = await tx.organization.create({ data: { name: input.name, description: input.description ?? '', ownerId: owner } })
     await tx.accessRight.create({ data: { userId: owner, roleId: DEFAULT_ROLE_IDS.orgAdmin, organizationId: org.id } })
     await compileUserAcls(tx, owner, org.id)
-    await audit(tx, actor, { organizationId: org.id, action: 'organization.create', message: `Organization '${org.name}' created` })
+    await audit(tx, user, { organizationId: org.id, action: 'organization.create', message: `Organization '${org.name}' created` })
     return org
   })
   emitChange({ organizationId: organization.id, kind: 'organization', ids: [organization.id] })
@@ -226,31 +227,40 @@ export type OrganizationListItem = {
   isDefault: boolean
   isOwner: boolean
   linkTo: string
-  projectCount: number
-  agentCount: number
-  memberCount: number
+  projectCount: number | null
+  agentCount: number | null
+  memberCount: number | null
   capabilities: OrganizationCapabilities
 }
 
 /**
- * The organization grid: every organization the user belongs to, with counts. The project count
- * counts the projects this user may view; agents and members are counted for the organization.
+ * The organization grid: every organization the user belongs to, with counts of what this user
+ * can see: the projects they may view, the agents they may list (all, or those reporting to their
+ * projects) and the members (only with the Members page, org.view). A count is null when the user
+ * cannot open the matching page, so the card neither counts nor links it.
  */
 export async function listOrganizationsForUser(actor: Actor): Promise<OrganizationListItem[]> {
   const user = requireUserActor(actor)
   const ids = await memberOrganizationIds(user)
-  const [profile, orgs, agentCounts] = await Promise.all([
+  const [profile, orgs] = await Promise.all([
     prisma.user.findUnique({ where: { id: user.userId }, select: { preferenceDefaultOrg: true } }),
     prisma.organization.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, description: true, ownerId: true }, orderBy: { name: 'asc' } }),
-    prisma.agent.groupBy({ by: ['organizationId'], where: { organizationId: { in: ids } }, _count: { _all: true } }),
   ])
-  const agentsByOrg = new Map(agentCounts.map((a) => [a.organizationId, a._count._all]))
   return Promise.all(
     orgs.map(async (org) => {
-      const [access, projects, memberIds] = await Promise.all([
+      const [access, projects] = await Promise.all([
         getOrganizationAccess(actor, org.id),
         prisma.project.findMany({ where: { organizationId: org.id }, select: { id: true } }),
-        organizationMemberIds(prisma, org.id, org.ownerId),
+      ])
+      const capabilities = access.capabilities()
+      const agentProjectIds = projects.filter((p) => access.can('project.view', p.id) && access.can('agent.list', p.id)).map((p) => p.id)
+      const [agentCount, memberIds] = await Promise.all([
+        !capabilities.canListAgents
+          ? null
+          : prisma.agent.count({
+              where: access.can('agent.list') ? { organizationId: org.id } : { organizationId: org.id, systems: { some: { projectId: { in: agentProjectIds } } } },
+            }),
+        capabilities.canListMembers ? organizationMemberIds(prisma, org.id, org.ownerId) : null,
       ])
       return {
         id: org.id,
@@ -258,11 +268,12 @@ export async function listOrganizationsForUser(actor: Actor): Promise<Organizati
         description: org.description,
         isDefault: profile?.preferenceDefaultOrg === org.id,
         isOwner: access.isOwner,
-        linkTo: `/organization/${org.id}`,
-        projectCount: projects.filter((p) => access.can('project.view', p.id)).length,
-        agentCount: agentsByOrg.get(org.id) ?? 0,
-        memberCount: memberIds.length,
-        capabilities: access.capabilities(),
+        // The bare organization path opens Projects; without that list, the first page this user can open.
+        linkTo: `/organization/${org.id}${capabilities.canListProjects ? '' : capabilities.canListAgents ? '/agents' : '/settings'}`,
+        projectCount: capabilities.canListProjects ? projects.filter((p) => access.can('project.view', p.id)).length : null,
+        agentCount,
+        memberCount: memberIds ? memberIds.length : null,
+        capabilities,
       }
     }),
   )

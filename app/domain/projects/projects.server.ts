@@ -147,12 +147,17 @@ export type ProjectNode = {
  */
 export async function listProjects(actor: Actor, organizationId: string) {
   const access = await getOrganizationAccess(actor, organizationId)
-  const [rows, systemCounts, systemTotal, systemUnassigned] = await Promise.all([
-    prisma.project.findMany({ where: { organizationId }, select: { id: true, name: true, description: true, parentId: true }, orderBy: { name: 'asc' } }),
+  if (!access.capabilities().canListProjects) throw accessDenied()
+  const rows = await prisma.project.findMany({ where: { organizationId }, select: { id: true, name: true, description: true, parentId: true }, orderBy: { name: 'asc' } })
+  // Totals count only systems this viewer sees: unassigned ones need organization-level agent rights.
+  const visibleIds = rows.filter((r) => access.can('project.view', r.id)).map((r) => r.id)
+  const orgWide = access.can('agent.list')
+  const [systemCounts, inVisible, systemUnassigned] = await Promise.all([
     prisma.system.groupBy({ by: ['projectId'], where: { project: { organizationId } }, _count: { _all: true } }),
-    prisma.system.count({ where: { agent: { organizationId } } }),
-    prisma.system.count({ where: { agent: { organizationId }, projectId: null } }),
+    prisma.system.count({ where: { agent: { organizationId }, projectId: { in: visibleIds } } }),
+    orgWide ? prisma.system.count({ where: { agent: { organizationId }, projectId: null } }) : 0,
   ])
+  const systemTotal = inVisible + systemUnassigned
   const systemsByProject = new Map(systemCounts.map((s) => [s.projectId, s._count._all]))
   const byId = new Map(rows.map((r) => [r.id, r]))
   const nodes = new Map<string, ProjectNode>()
