@@ -8,8 +8,6 @@ import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { NativeSelect } from '~/components/ui/native-select'
 import { portalView } from '~/domain/relay/portal.server'
-import { proxyAddress } from '~/domain/relay/proxy-address'
-import { callApi } from '~/utils/api-client'
 import { requireUser, safeRedirect } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
 
@@ -22,35 +20,32 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.agent.name ?? 'Remote portal'} · Remote portal · Pixelfleet` }]
 
-type LoginAnswer = { data: { authCheck: string; product: string; agentId: string; projectId: string | null } }
+type OpenAnswer = { ok: true; result: { sessionId: string; address: string } }
+
+const post = (body: Record<string, string>, keepalive = false) =>
+  fetch('/resources/relay-session', { method: 'POST', body: new URLSearchParams(body), keepalive, headers: { Accept: 'application/json' } })
 
 /**
- * Logs in to the relay for one agent (spec 01 section 7): `relay` gives the base address, POST
- * {base}/login with the browser's credentials gives the authCheck. Logs out when the page leaves.
+ * Opens a relay session for one agent (docs/security.md): the portal answers the session's
+ * one-time address on its own origin ({session}.{RELAY_DOMAIN}); the frame redeems it once and is
+ * then bound to this browser. The session ends when the page leaves.
  */
 function useRelaySession(organizationId: string, agentId: string, projectId: string | null) {
   const [address, setAddress] = useState<string | null>(null)
   const [failed, setFailed] = useState(false)
   useEffect(() => {
     let active = true
-    let logout: (() => void) | undefined
+    let close: (() => void) | undefined
     setAddress(null)
     setFailed(false)
     void (async () => {
       try {
-        const { proxy } = await callApi<{ proxy: string }>('relay')
-        const response = await fetch(`${proxy}/login`, {
-          method: 'POST',
-          credentials: 'include',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ organizationId, agentId, projectId }),
-        })
-        if (!response.ok) throw new Error(`relay login answered ${response.status}`)
-        const { data } = (await response.json()) as LoginAnswer
-        logout = () =>
-          void fetch(`${proxy}/logout`, { method: 'POST', credentials: 'include', keepalive: true, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ authCheck: data.authCheck }) }).catch(() => undefined)
-        if (!active) return logout()
-        setAddress(proxyAddress(proxy, data))
+        const response = await post({ intent: 'open', organizationId, agentId, ...(projectId ? { projectId } : {}) })
+        if (!response.ok) throw new Error(`relay session answered ${response.status}`)
+        const { result } = (await response.json()) as OpenAnswer
+        close = () => void post({ intent: 'close', sessionId: result.sessionId }, true).catch(() => undefined)
+        if (!active) return close()
+        setAddress(result.address)
       } catch {
         if (!active) return
         setFailed(true)
@@ -59,7 +54,7 @@ function useRelaySession(organizationId: string, agentId: string, projectId: str
     })()
     return () => {
       active = false
-      logout?.()
+      close?.()
     }
   }, [organizationId, agentId, projectId])
   return { address, failed }
