@@ -26,7 +26,7 @@ const PATH_FLUSH_MS = 5 * 60_000
 const MAX_PATHS = 100
 const MAX_CACHED = 10_000
 
-type Activity = { sessionId: string; count: number; lastPath: string; lastAt: number; paths: Map<string, number>; overflow: number; flushedAt: number }
+type Activity = { sessionId: string; count: number; lastPath: string; paths: Map<string, number>; overflow: number; flushedAt: number }
 
 type Writer = { now: (key: string, write: () => Promise<unknown>) => Promise<unknown>; soon: (key: string, write: () => Promise<unknown>) => void }
 
@@ -51,7 +51,7 @@ export class SessionTracker {
   private async read(label: string): Promise<ProxySessionRecord> {
     let record = await loadProxySession(label)
     if (record && !record.closedAt) {
-      const lost = (await proxySessionRightsLost(record)) ?? endDue(record, Date.now(), this.activity.get(label)?.lastAt ?? 0)
+      const lost = (await proxySessionRightsLost(record)) ?? endDue(record)
       if (lost) {
         await this.end(label, record.id, lost)
         record = await loadProxySession(label)
@@ -65,7 +65,8 @@ export class SessionTracker {
   /** Judges one request of a browser (its relay cookie value) on a session origin; ends the session when a limit is reached. */
   async judge(label: string, browserKey: string | null): Promise<ProxyVerdict> {
     const record = await this.load(label)
-    const verdict = judgeProxySession(record, browserKey, Date.now(), this.activity.get(label)?.lastAt ?? 0)
+    // Idle is judged on the stored last seen, written within FLUSH_MS of every request.
+    const verdict = judgeProxySession(record, browserKey)
     if (!verdict.ok && verdict.end && record) await this.end(label, record.id, verdict.end)
     return verdict
   }
@@ -82,10 +83,9 @@ export class SessionTracker {
 
   /** A proxied request started (path given) or ended on a session. */
   change(label: string, sessionId: string, delta: 1 | -1, path?: string) {
-    const entry = this.activity.get(label) ?? { sessionId, count: 0, lastPath: '', lastAt: 0, paths: new Map(), overflow: 0, flushedAt: Date.now() }
+    const entry = this.activity.get(label) ?? { sessionId, count: 0, lastPath: '', paths: new Map(), overflow: 0, flushedAt: Date.now() }
     this.activity.set(label, entry)
     entry.count = Math.max(0, entry.count + delta)
-    entry.lastAt = Date.now()
     if (path !== undefined) {
       entry.lastPath = path
       // Counted per path without its query, so polling one URL is one line of the audit record.

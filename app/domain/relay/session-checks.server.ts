@@ -45,13 +45,12 @@ const ENDED = 'This remote portal session has ended. Open the portal again from 
 
 /**
  * The cheap per-request judgement (no database read): the session exists and is open, within its
- * absolute and idle limits, for this browser (`browserKey` from the relay cookie). `lastActivity`
- * is the relay's own last request time of the session, when newer than the stored last seen.
+ * absolute and idle limits, for this browser (`browserKey` from the relay cookie).
  */
-export function judgeProxySession(session: ProxySessionRecord, browserKey: string | null, now = Date.now(), lastActivity = 0): ProxyVerdict {
+export function judgeProxySession(session: ProxySessionRecord, browserKey: string | null, now = Date.now()): ProxyVerdict {
   if (!session) return { ok: false, status: 401, message: ENDED }
   if (session.closedAt) return { ok: false, status: 401, message: `This remote portal session has ended (${REASON_TEXT[session.closedReason as EndReason] ?? 'closed'}). Open the portal again.` }
-  const due = endDue(session, now, lastActivity)
+  const due = endDue(session, now)
   if (due === 'expired') return { ok: false, status: 401, message: 'This remote portal session has expired. Open the portal again.', end: due }
   if (due === 'idle') return { ok: false, status: 401, message: 'This remote portal session has expired after being idle. Open the portal again.', end: due }
   if (!session.browserKeyHash || !browserKey || sha256(browserKey) !== session.browserKeyHash) {
@@ -61,10 +60,10 @@ export function judgeProxySession(session: ProxySessionRecord, browserKey: strin
 }
 
 /** The time-based end a session has reached, if any: absolute expiry, idle, or a one-time code never redeemed in time. */
-export function endDue(session: NonNullable<ProxySessionRecord>, now = Date.now(), lastActivity = 0): EndReason | null {
+export function endDue(session: NonNullable<ProxySessionRecord>, now = Date.now()): EndReason | null {
   if (session.expiresAt.getTime() <= now) return 'expired'
   if (!session.browserKeyHash && session.createdAt.getTime() + PROXY_CODE_TTL_MS <= now) return 'expired'
-  if (Math.max(session.lastSeen.getTime(), lastActivity) + relaySessionLimits().idleMs <= now) return 'idle'
+  if (session.lastSeen.getTime() + relaySessionLimits().idleMs <= now) return 'idle'
   return null
 }
 
