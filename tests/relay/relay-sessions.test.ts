@@ -114,7 +114,7 @@ describe('relay sessions', () => {
     expect(await endAudit('the user signed out')).not.toBeNull()
     // one record for the whole session: each path once, with its count (the redeeming page load is '/')
     const requests = await prisma.auditRecord.findMany({ where: { action: 'agent.connect.requests' }, orderBy: { createdAt: 'desc' }, take: 1 })
-    expect(requests[0].message).toMatch(/requests on 2 paths: \/status\.json ×[3-9], \/ ×1$/)
+    expect(requests[0].message).toMatch(/requests on 2 paths: \/status\.json ×\d+, \/ ×1$/)
     expect(requests[0].organizationId).toBe(orgId)
   })
 
