@@ -71,9 +71,9 @@ export default function RemotePortal() {
     <div className="flex h-screen flex-col bg-background">
       <header className="flex h-12 shrink-0 items-center gap-3 border-b bg-card px-4">
         <MonitorUp className="size-4 text-muted-foreground" aria-hidden />
-        <span className="text-sm font-semibold">Remote portal</span>
-        <span className="text-xs text-muted-foreground">{organization.name}</span>
-        <span className="h-5 w-px bg-border" aria-hidden />
+        <span className="whitespace-nowrap text-sm font-semibold">Remote portal</span>
+        <span className="hidden truncate text-xs text-muted-foreground sm:inline">{organization.name}</span>
+        <span className="hidden h-5 w-px shrink-0 bg-border sm:block" aria-hidden />
         {agents.length > 1 ? (
           <label className="flex items-center gap-2 text-xs text-muted-foreground">
             Agent
@@ -91,7 +91,7 @@ export default function RemotePortal() {
             </NativeSelect>
           </label>
         ) : (
-          <Badge variant="outline" className="px-2 py-1 text-xs">
+          <Badge variant="outline" className="block min-w-0 truncate px-2 py-1 text-xs">
             Connected to: {agent.name}
           </Badge>
         )}
@@ -100,7 +100,7 @@ export default function RemotePortal() {
             Tunnel not connected
           </Badge>
         ) : null}
-        <Button variant="outline" size="sm" className="ml-auto" onClick={() => navigate(close ?? '/')}>
+        <Button variant="outline" size="sm" className="ml-auto shrink-0" onClick={() => navigate(close ?? '/')}>
           <X /> Close
         </Button>
       </header>

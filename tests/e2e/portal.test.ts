@@ -55,7 +55,14 @@ describe('remote portal', () => {
     const src = await page.locator('iframe').getAttribute('src')
     // the session's own origin ({label}.localhost on the relay's port), redeemed once by the frame
     expect(src).toMatch(new RegExp(`^http://[a-z2-7]{26}\\.localhost:${portal.relayPort}/session/[\\w-]+/[^/]+/${agent.agentId}/`))
-    await shot(page, 'portal')
+    if (SHOTS) {
+      await page.setViewportSize({ width: 1440, height: 900 })
+      await shot(page, 'portal-1440')
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.waitForTimeout(300)
+      await shot(page, 'portal-390')
+      await page.setViewportSize({ width: 1400, height: 900 })
+    }
 
     // a site admin sees the open session with the owner's e-mail
     const admin = await newPage(browser, portal.url)

@@ -163,10 +163,10 @@ describe('relay isolation in Chromium', () => {
     const { context, page } = await signedInContext(DEMO_USERS.owner.email)
     const { src, origin } = await openPortal(page)
     if (SHOTS) {
-      await page.screenshot({ path: `${SHOTS}/portal-1440.png` })
+      await page.screenshot({ path: `${SHOTS}/portal-hostile-1440.png` })
       await page.setViewportSize({ width: 390, height: 844 })
       await page.waitForTimeout(300)
-      await page.screenshot({ path: `${SHOTS}/portal-390.png` })
+      await page.screenshot({ path: `${SHOTS}/portal-hostile-390.png` })
     }
     // the same browser, top level: the binding cookie is partitioned under the portal's site
     const direct = await context.newPage()
