@@ -132,7 +132,7 @@ describe('relay', () => {
     expect(json.serial).toBe(agent.site.serial)
     const row = await eventually(
       () => prisma.proxySession.findFirstOrThrow({ where: { agentId: agent.agentId, userEmail: 'manager@relay.test' } }),
-      (r) => r.lastPath === '/status.json',
+      (r) => r.lastPath === '/status.json' && r.connectionsActive === 0,
     )
     expect(row).toMatchObject({ lastPath: '/status.json', browserName: 'Chrome', osName: 'Linux', clientIp: '127.0.0.1', connectionsActive: 0 })
     expect(row.browserVersion).toMatch(/^126/)
