@@ -54,8 +54,8 @@ describe('relay hosts', () => {
 
   it('refuses a RELAY_DOMAIN that is not a DNS name', () => {
     for (const bad of ['http://relay.example.com', 'relay.example.com:3001', '127.0.0.1', '*.relay.example.com']) {
-      expect(() => loadConfig({ RELAY_DOMAIN: bad }), bad).toThrow(ConfigError)
+      expect(() => loadConfig({ NODE_ENV: 'test', RELAY_DOMAIN: bad }), bad).toThrow(ConfigError)
     }
-    expect(() => loadConfig({ RELAY_SESSION_IDLE_MINUTES: '0' })).toThrow(/RELAY_SESSION_IDLE_MINUTES/)
+    expect(() => loadConfig({ NODE_ENV: 'test', RELAY_SESSION_IDLE_MINUTES: '0' })).toThrow(/RELAY_SESSION_IDLE_MINUTES/)
   })
 })
