@@ -7,6 +7,7 @@ import { activeSiteMessages, cloudState } from './domain/site/cloud-state.server
 import { getCurrentUser } from './utils/auth.server'
 import { devToolsEnabled } from './utils/dev-tools.server'
 import { getConfig } from './utils/env.server'
+import { useNonce } from './utils/nonce'
 import stylesheet from './tailwind.css?url'
 
 export const links: LinksFunction = () => [
@@ -34,6 +35,7 @@ export type RootData = Awaited<ReturnType<typeof loader>>
 export const useRootData = () => useRouteLoaderData<RootData>('root')
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce()
   return (
     <html lang="en">
       <head>
@@ -45,8 +47,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         <TooltipProvider>{children}</TooltipProvider>
         <Toaster position="top-right" richColors closeButton />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )

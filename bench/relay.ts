@@ -1,7 +1,7 @@
 // node --import tsx bench/relay.ts [--requests N] [--concurrency C]: requests/s and latency of
 // browser requests through the relay and one agent tunnel (HTTP/2 over WebSocket) to a simulated
 // agent's status page, on a fresh SQLite database. Every request is checked against its proxy
-// session and recorded (last seen, last path, active connections) as in production.
+// session (host, browser cookie, rights re-checked every 2 s) and recorded (last seen, last path, active connections) as in production.
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
@@ -13,7 +13,8 @@ import { compileUserAcls } from '../app/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '../app/domain/access/catalogue'
 import { registerAgent } from '../app/domain/agents/agent-gateway.server'
 import { openProxySession } from '../app/domain/relay/sessions.server'
-import { proxyAddress } from '../app/domain/relay/proxy-address'
+import { createSession } from '../app/domain/auth/session.server'
+import { RelayClient } from '../relay/client'
 import { startRelay } from '../relay/relay.server'
 import { SimulatedSite } from '../simulator/site'
 import { RemoteConnect } from '../simulator/tunnel'
@@ -51,21 +52,20 @@ async function main() {
   await remote.update({ enabled: true, relayUrl: base, remoteConnect: true, agentId, secret })
   await remote.waitUntilOpen()
   const actor = { kind: 'user' as const, userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '127.0.0.1', userAgent: 'bench' }
-  const session = await openProxySession(actor, { agentId }, { ip: '127.0.0.1', userAgent: 'bench' })
-  const url = new URL(proxyAddress(base, session, '/status.json'))
+  // A stored sign-in to open the session with (the session ends when it does).
+  const { token } = await createSession(user.id, { ip: '127.0.0.1', userAgent: 'bench' })
+  const session = await openProxySession(actor, { agentId }, { ip: '127.0.0.1', userAgent: 'bench' }, token)
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
-  const get = () =>
-    new Promise<number>((resolve, reject) => {
-      const started = performance.now()
-      http
-        .get(url, { agent }, (res) => {
-          if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}`))
-          res.resume()
-          res.on('end', () => resolve(performance.now() - started))
-        })
-        .on('error', reject)
-    })
+  const client = new RelayClient({ host: '127.0.0.1', port: relay.port }, agent)
+  if ((await client.redeem(session.address)).status !== 200) throw new Error('the relay refused the bench session')
+  const url = new URL('/status.json', session.origin)
+  const get = async () => {
+    const started = performance.now()
+    const answer = await client.get(url.toString())
+    if (answer.status !== 200) throw new Error(`HTTP ${answer.status}`)
+    return performance.now() - started
+  }
 
   for (let i = 0; i < 50; i++) await get() // warm-up
   const latencies: number[] = []
@@ -78,7 +78,7 @@ async function main() {
   )
   const seconds = (performance.now() - started) / 1000
   latencies.sort((a, b) => a - b)
-  const bytes = (await (await fetch(url)).arrayBuffer()).byteLength
+  const bytes = Buffer.byteLength((await client.get(url.toString())).body)
   console.log(`relay: ${REQUESTS} GET ${url.pathname.split('/').slice(-1)} (${(bytes / 1024).toFixed(1)} KiB) through one tunnel, concurrency ${CONCURRENCY}`)
   console.log(`  ${(REQUESTS / seconds).toFixed(0)} requests/s   p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   max ${latencies.at(-1)!.toFixed(1)} ms`)
 

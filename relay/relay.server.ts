@@ -1,14 +1,15 @@
 /**
- * The relay: its own port and origin, so an agent's web page can never read the portal's cookies.
+ * The relay: its own port, and its own origin per proxy session, so an agent's web page can never
+ * read or plant the portal's cookies nor reach another session (docs/security.md).
  *
  *   agent  ──WebSocket /tunnel (Basic agentId:secret)──> relay     HTTP/2 runs over the WebSocket
- *   browser ──HTTP /session/{authCheck}/{product}/{agentId}/{projectId}{path}──> relay ──h2 stream──> agent UI
+ *   browser ──HTTP {hostLabel}.{RELAY_DOMAIN}/{path}──> relay ──h2 stream──> agent UI
  *
  * The relay is the HTTP/2 client of each tunnel and the agent the HTTP/2 server (it proxies each
  * stream to its local web UI), so every browser request is one standard h2 stream: multiplexing,
  * flow control and cancellation come from Node's http2 (docs/decisions/006-relay-http2-over-websocket.md).
- * Browsers get an authCheck from POST /login (portal session cookie or bearer token) and every
- * proxied request is checked against its proxy session (user, agent, project, expiry).
+ * The portal opens proxy sessions; the browser side (relay/browser.ts) binds each to the browser
+ * that redeemed its one-time address and re-checks it while it is used (relay/session-tracker.ts).
  */
 import http from 'node:http'
 import http2 from 'node:http2'
@@ -20,11 +21,14 @@ import { z } from 'zod'
 import { authenticateAgent } from '../app/domain/agents/agent-gateway.server'
 import { resolveToken, userActor } from '../app/domain/auth/session.server'
 import { DomainError } from '../app/domain/errors'
-import { isPortalOrigin } from '../app/domain/relay/address.server'
-import { closeProxySession, judgeProxySession, loadProxySession, openProxySession, recordProxyActivity, type ProxySessionRecord } from '../app/domain/relay/sessions.server'
+import { hostLabelOf, isPortalOrigin } from '../app/domain/relay/address.server'
+import { closeProxySession, openProxySession } from '../app/domain/relay/sessions.server'
 import { closeStaleTunnels, recordTunnelActivity, recordTunnelClosed, recordTunnelOpened, type TunnelForwards } from '../app/domain/relay/tunnels.server'
-import { sessionCookie } from '../app/utils/auth.server'
 import { listen } from '../server/app'
+import { clientAddress, handleBrowserRequest, sendJson, sendText, type TunnelLink } from './browser'
+import { SessionTracker, SWEEP_MS } from './session-tracker'
+
+export { NO_TUNNEL_MESSAGE, TUNNEL_LOST_MESSAGE } from './browser'
 
 export type Relay = {
   server: http.Server
@@ -45,14 +49,6 @@ const MAX_LOGIN_BODY_BYTES = 16 * 1024
 const FLUSH_MS = 250
 const STREAM_WINDOW_BYTES = 1024 * 1024
 const CONNECTION_WINDOW_BYTES = 16 * 1024 * 1024
-/** How long the relay trusts a session record it read (see SessionTracker). */
-const SESSION_RECHECK_MS = 2000
-const MAX_CACHED_SESSIONS = 10_000
-/** Headers that describe one hop and never travel through a proxy (RFC 9110 7.6.1, plus HTTP/2's bans). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'http2-settings'])
-
-export const NO_TUNNEL_MESSAGE = 'The agent is not connected to the relay (its tunnel is closed). Try again when the agent is back online.'
-export const TUNNEL_LOST_MESSAGE = 'The connection to the agent was lost during the request.'
 
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   const log = options.log ?? (() => undefined)
@@ -60,7 +56,13 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const tunnels = new TunnelRegistry(books)
   const sessions = new SessionTracker(books)
   const server = http.createServer((req, res) => {
-    handleRequest(req, res, { tunnels, sessions }).catch((error: Error) => {
+    const side = {
+      sessions,
+      tunnel: (agentId: string) => tunnels.get(agentId),
+      activity: (tunnel: TunnelLink) => tunnels.activity(tunnel as Tunnel),
+      account: (rq: http.IncomingMessage, rs: http.ServerResponse, path: string) => handleAccount(rq, rs, path),
+    }
+    handleBrowserRequest(req, res, side).catch((error: Error) => {
       log(`relay: ${req.method} ${req.url} failed: ${error.message}`)
       if (!res.headersSent) sendText(res, 500, 'The relay could not handle this request.')
       else res.destroy()
@@ -80,12 +82,24 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   await closeStaleTunnels(tunnels.relayNode)
   const heartbeat = setInterval(() => tunnels.heartbeat(), HEARTBEAT_MS)
   heartbeat.unref()
+  let sweeping = false
+  const sweep = setInterval(() => {
+    if (sweeping) return
+    sweeping = true
+    sessions
+      .sweep()
+      .catch((error: Error) => log(`relay: session sweep failed: ${error.message}`))
+      .finally(() => (sweeping = false))
+  }, SWEEP_MS)
+  sweep.unref()
   return {
     server,
     port,
     hasTunnel: (agentId) => tunnels.get(agentId) !== undefined,
     close: async () => {
       clearInterval(heartbeat)
+      clearInterval(sweep)
+      await sessions.flushAll()
       await tunnels.closeAll()
       wss.close()
       server.closeAllConnections()
@@ -246,45 +260,10 @@ class TunnelRegistry {
   }
 }
 
-/**
- * Proxy sessions as the relay sees them: each request is judged (expiry, agent, project) against
- * the session record, which is re-read from the database at most every SESSION_RECHECK_MS (a page
- * load is dozens of requests; the read is the relay's main cost). Logout here takes effect at once;
- * a user disabled elsewhere within that interval. Also counts open requests per session.
- */
-class SessionTracker {
-  private readonly sessions = new Map<string, { count: number; lastPath: string }>()
-  private readonly records = new Map<string, { record: ProxySessionRecord; readAt: number }>()
-
-  constructor(private readonly books: Bookkeeping) {}
-
-  async load(authCheck: string): Promise<ProxySessionRecord> {
-    const cached = this.records.get(authCheck)
-    if (cached && Date.now() - cached.readAt < SESSION_RECHECK_MS) return cached.record
-    const record = await loadProxySession(authCheck)
-    if (this.records.size >= MAX_CACHED_SESSIONS) this.records.clear()
-    this.records.set(authCheck, { record, readAt: Date.now() })
-    return record
-  }
-
-  forget(authCheck: string) {
-    this.records.delete(authCheck)
-  }
-
-  change(sessionId: string, delta: 1 | -1, lastPath?: string) {
-    const entry = this.sessions.get(sessionId) ?? { count: 0, lastPath: '' }
-    entry.count = Math.max(0, entry.count + delta)
-    if (lastPath !== undefined) entry.lastPath = lastPath
-    if (entry.count) this.sessions.set(sessionId, entry)
-    else this.sessions.delete(sessionId)
-    const activity = { connectionsActive: entry.count, lastPath: entry.lastPath || undefined }
-    this.books.soon(`session:${sessionId}`, () => recordProxyActivity(sessionId, activity))
-  }
-}
-
 async function acceptTunnel(req: http.IncomingMessage, socket: Duplex, head: Buffer, wss: WebSocketServer, tunnels: TunnelRegistry) {
   const url = new URL(req.url ?? '/', 'http://relay')
-  if (url.pathname !== '/tunnel') return refuseUpgrade(socket, 404, 'Not Found')
+  // Session origins carry agent content only; tunnels come in on the relay's base host.
+  if (url.pathname !== '/tunnel' || hostLabelOf(req.headers.host)) return refuseUpgrade(socket, 404, 'Not Found')
   const credentials = parseBasicAuth(req.headers.authorization)
   if (!credentials) return refuseUpgrade(socket, 401, 'Unauthorized')
   const auth = await authenticateAgent(credentials.user, credentials.password)
@@ -308,132 +287,18 @@ function parseBasicAuth(header: string | undefined) {
   return colon > 0 ? { user: text.slice(0, colon), password: text.slice(colon + 1) } : null
 }
 
-// --------------------------------------------------------------------------- browser side
-
-const SESSION_PATH = /^\/session\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)(\/.*)?$/
-
-async function handleRequest(req: http.IncomingMessage, res: http.ServerResponse, { tunnels, sessions }: { tunnels: TunnelRegistry; sessions: SessionTracker }) {
-  const url = new URL(req.url ?? '/', 'http://relay')
-  if (url.pathname === '/login' || url.pathname === '/logout') return handleAccount(req, res, url.pathname, sessions)
-  const match = SESSION_PATH.exec(url.pathname)
-  if (!match) return sendText(res, 404, 'Not found. Open the remote portal from the agents list.')
-  const [, authCheck, product, agentId, projectSegment, rest] = match
-  const prefix = `/session/${authCheck}/${product}/${agentId}/${projectSegment}`
-  // The agent's pages use relative links; they resolve only below a trailing slash.
-  if (!rest) {
-    res.writeHead(308, { Location: `${prefix}/${url.search}` })
-    return res.end()
-  }
-  const check = judgeProxySession(await sessions.load(authCheck), agentId, projectSegment)
-  if (!check.ok) return sendText(res, check.status, check.message)
-  const tunnel = tunnels.get(agentId)
-  if (!tunnel || tunnel.h2.destroyed || tunnel.h2.closed) return sendText(res, 502, NO_TUNNEL_MESSAGE)
-  forward(req, res, { tunnel, tunnels, sessions, path: rest + url.search, prefix, sessionId: check.session.id })
-}
-
-function forward(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  { tunnel, tunnels, sessions, path, prefix, sessionId }: { tunnel: Tunnel; tunnels: TunnelRegistry; sessions: SessionTracker; path: string; prefix: string; sessionId: string },
-) {
-  const headers: http2.OutgoingHttpHeaders = {
-    ':method': req.method ?? 'GET',
-    ':path': path,
-    'x-forwarded-for': clientAddress(req),
-    'x-forwarded-host': req.headers.host ?? '',
-    'x-forwarded-proto': 'http',
-    'x-forwarded-prefix': prefix,
-  }
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (HOP_BY_HOP.has(name) || name.startsWith('x-forwarded-') || value === undefined) continue
-    if (name === 'cookie') {
-      // The portal's session cookie is sent to every port of its host; the agent must never see it.
-      const kept = withoutPortalCookie(String(value))
-      if (kept) headers.cookie = kept
-      continue
-    }
-    headers[name] = value
-  }
-  const bodyless = req.method === 'GET' || req.method === 'HEAD'
-  let upstream: http2.ClientHttp2Stream
-  try {
-    upstream = tunnel.h2.request(headers, { endStream: bodyless })
-  } catch {
-    return sendText(res, 502, NO_TUNNEL_MESSAGE)
-  }
-  tunnel.active++
-  tunnels.activity(tunnel)
-  sessions.change(sessionId, 1, path)
-  let finished = false
-  const finish = () => {
-    if (finished) return
-    finished = true
-    tunnel.active--
-    tunnels.activity(tunnel)
-    sessions.change(sessionId, -1)
-  }
-  res.on('close', () => {
-    finish()
-    if (!upstream.closed) upstream.close(http2.constants.NGHTTP2_CANCEL)
-  })
-  if (!bodyless) req.pipe(upstream)
-  upstream.on('response', (h2headers) => {
-    res.writeHead(Number(h2headers[':status'] ?? 502), responseHeaders(h2headers, prefix))
-    upstream.pipe(res)
-  })
-  upstream.on('error', () => {
-    if (!res.headersSent) sendText(res, 502, TUNNEL_LOST_MESSAGE)
-    else res.destroy()
-  })
-  upstream.on('close', () => {
-    // The stream ended without a response (tunnel gone, agent reset the stream).
-    if (!res.headersSent) sendText(res, 502, TUNNEL_LOST_MESSAGE)
-  })
-}
-
-/** The agent's response headers for the browser: no hop-by-hop ones, cookies kept below the session path. */
-function responseHeaders(h2headers: http2.IncomingHttpHeaders, prefix: string): http.OutgoingHttpHeaders {
-  const out: http.OutgoingHttpHeaders = {}
-  for (const [name, value] of Object.entries(h2headers)) {
-    if (name.startsWith(':') || HOP_BY_HOP.has(name) || value === undefined) continue
-    // The portal shows the agent's UI in a frame; an agent's own frame ban would blank it.
-    if (name === 'x-frame-options') continue
-    if (name === 'set-cookie') {
-      out[name] = (Array.isArray(value) ? value : [value]).map((cookie) => scopeCookie(cookie, prefix)).filter((c): c is string => c !== null)
-      continue
-    }
-    out[name] = value
-  }
-  return out
-}
-
-/** An agent cookie is confined to its session's path and may not take the portal cookie's name. */
-function scopeCookie(cookie: string, prefix: string): string | null {
-  const [pair, ...attributes] = cookie.split(';')
-  if (pair.split('=')[0].trim() === sessionCookie.name) return null
-  const kept = attributes.filter((a) => !/^\s*(path|domain)\s*=/i.test(a))
-  return [pair, ...kept, ` Path=${prefix}/`].join(';')
-}
-
-function withoutPortalCookie(cookieHeader: string): string {
-  return cookieHeader
-    .split(';')
-    .filter((part) => part.split('=')[0].trim() !== sessionCookie.name)
-    .join(';')
-    .trim()
-}
-
 // --------------------------------------------------------------------------- /login, /logout
 
 const loginSchema = z.object({ agentId: z.string().min(1).max(64), projectId: z.string().min(1).max(64).nullish(), organizationId: z.string().min(1).max(64).optional() })
 const logoutSchema = z.object({ authCheck: z.string().min(1).max(200) })
 
 /**
- * POST /login and /logout, called by the portal page with credentials (its session cookie reaches
- * the relay because cookies are per host, not per port) or with a bearer token (API token).
- * Answers only the portal's origin (CORS with credentials).
+ * POST /login and /logout on the relay's base host, for scripts and API clients with a bearer
+ * token (the portal page opens its sessions itself). /login answers the session's one-time
+ * address; following it once binds the session to that client's cookie jar. Browsers may call
+ * only from the portal's origin (CORS with credentials).
  */
-async function handleAccount(req: http.IncomingMessage, res: http.ServerResponse, path: string, sessions: SessionTracker) {
+async function handleAccount(req: http.IncomingMessage, res: http.ServerResponse, path: string) {
   const origin = req.headers.origin
   if (origin) {
     if (!isPortalOrigin(origin, req.headers.host)) return sendJson(res, 403, { code: 'cors', message: 'Cross-site request refused' })
@@ -449,25 +314,26 @@ async function handleAccount(req: http.IncomingMessage, res: http.ServerResponse
   const body = await readJson(req)
   if (body === undefined) return sendJson(res, 400, { code: 'invalid-argument', message: 'The request body is not valid JSON' })
 
-  const bearer = req.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1]
-  const cookieToken = await sessionCookie.parse(req.headers.cookie ?? null)
-  const identity = await resolveToken(bearer ?? (typeof cookieToken === 'string' ? cookieToken : null))
+  // Bearer only: a portal cookie reaching this host (same host name in development) is ignored.
+  const bearer = req.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1] ?? null
+  const identity = await resolveToken(bearer)
   if (identity.status === 'disabled') return sendJson(res, 403, { code: 'mvr-auth/disabled', message: 'Account was administratively disabled' })
-  if (identity.status !== 'ok') return sendJson(res, 401, { code: 'mvr-auth/notloggedin', message: 'Not logged in' })
+  if (identity.status !== 'ok' || !bearer) return sendJson(res, 401, { code: 'mvr-auth/notloggedin', message: 'Not logged in' })
   const client = { ip: clientAddress(req), userAgent: req.headers['user-agent'] ?? '' }
   const actor = userActor(identity.user, client)
   try {
     if (path === '/logout') {
       const input = logoutSchema.safeParse(body)
       if (!input.success) return sendJson(res, 400, { code: 'invalid-argument', message: 'authCheck is required' })
-      await closeProxySession(actor, input.data.authCheck)
-      sessions.forget(input.data.authCheck)
+      await closeProxySession(actor, { authCheck: input.data.authCheck })
       return sendJson(res, 200, { data: { ok: true } })
     }
     const input = loginSchema.safeParse(body)
     if (!input.success) return sendJson(res, 400, { code: 'invalid-argument', message: 'agentId is required' })
-    const session = await openProxySession(actor, input.data, client)
-    return sendJson(res, 200, { data: { authCheck: session.authCheck, product: session.product, agentId: session.agentId, projectId: session.projectId, expiresAt: session.expiresAt.toISOString() } })
+    const session = await openProxySession(actor, input.data, client, bearer)
+    return sendJson(res, 200, {
+      data: { authCheck: session.authCheck, origin: session.origin, address: session.address, product: session.product, agentId: session.agentId, projectId: session.projectId, expiresAt: session.expiresAt.toISOString() },
+    })
   } catch (error) {
     if (error instanceof DomainError) return sendJson(res, error.status, { code: error.code, message: error.message })
     throw error
@@ -495,20 +361,4 @@ function readJson(req: http.IncomingMessage): Promise<unknown> {
     })
     req.on('error', () => resolve(undefined))
   })
-}
-
-// ----------------------------------------------------------------------------------- helpers
-
-function clientAddress(req: http.IncomingMessage) {
-  return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '')
-}
-
-function sendText(res: http.ServerResponse, status: number, message: string) {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
-  res.end(message)
-}
-
-function sendJson(res: http.ServerResponse, status: number, body: object) {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
-  res.end(JSON.stringify(body))
 }

@@ -6,6 +6,7 @@ import { type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
 import { type Config } from './config'
+import { securityHeaders } from './security-headers'
 
 export type WebServer = { server: http.Server; port: number; close: () => Promise<void> }
 
@@ -19,6 +20,7 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', false)
+  app.use(securityHeaders(config, options))
   app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res) }))
 
   app.use((req, res, next) => {
@@ -54,7 +56,7 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
     app.use(express.static(path.join(buildDir, 'client'), { maxAge: '1h' }))
     build = (await import(path.join(buildDir, 'server/index.js'))) as ServerBuild
   }
-  app.all('*', createRequestHandler({ build, mode: options.dev ? 'development' : 'production' }))
+  app.all('*', createRequestHandler({ build, mode: options.dev ? 'development' : 'production', getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }) }))
 
   const server = http.createServer(app)
   await listen(server, config.PORT, config.HOST, 'PORT')

@@ -24,6 +24,15 @@ export const configSchema = z.object({
   DATABASE_URL: z.string().optional().transform((v) => resolveDatabaseUrl(v)),
   PUBLIC_URL: z.string().url('PUBLIC_URL must be an absolute URL such as https://portal.example.com').optional(),
   RELAY_PUBLIC_URL: z.string().url('RELAY_PUBLIC_URL must be an absolute URL').optional(),
+  /** every proxy session gets its own origin {session}.{RELAY_DOMAIN} (docs/security.md); *.localhost is loopback in browsers */
+  RELAY_DOMAIN: z
+    .string()
+    .toLowerCase()
+    .regex(/^(?=.{1,200}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/, 'RELAY_DOMAIN must be a DNS name such as relay.example.com (no scheme, port or IP address)')
+    .refine((v) => !/^[0-9.]+$/.test(v), 'RELAY_DOMAIN must be a DNS name, not an IP address')
+    .default('localhost'),
+  RELAY_SESSION_IDLE_MINUTES: z.coerce.number().int('RELAY_SESSION_IDLE_MINUTES must be a whole number').min(1, 'RELAY_SESSION_IDLE_MINUTES must be 1 or more').default(30),
+  RELAY_SESSION_MAX_HOURS: z.coerce.number().min(0.01, 'RELAY_SESSION_MAX_HOURS must be more than 0').max(24 * 7, 'RELAY_SESSION_MAX_HOURS must be at most 168').default(8),
   /** password of the MQTT provisioning identity new agents register with (docs/agent-protocol.md) */
   PROVISIONING_KEY: z.string().min(8, 'PROVISIONING_KEY must be at least 8 characters').default(DEFAULT_PROVISIONING_KEY),
   SMTP_URL: z.string().url('SMTP_URL must look like smtp://user:password@host:587').optional(),

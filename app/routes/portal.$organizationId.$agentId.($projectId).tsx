@@ -8,8 +8,6 @@ import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { NativeSelect } from '~/components/ui/native-select'
 import { portalView } from '~/domain/relay/portal.server'
-import { proxyAddress } from '~/domain/relay/proxy-address'
-import { callApi } from '~/utils/api-client'
 import { requireUser, safeRedirect } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
 
@@ -22,35 +20,32 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.agent.name ?? 'Remote portal'} · Remote portal · Pixelfleet` }]
 
-type LoginAnswer = { data: { authCheck: string; product: string; agentId: string; projectId: string | null } }
+type OpenAnswer = { ok: true; result: { sessionId: string; address: string } }
+
+const post = (body: Record<string, string>, keepalive = false) =>
+  fetch('/resources/relay-session', { method: 'POST', body: new URLSearchParams(body), keepalive, headers: { Accept: 'application/json' } })
 
 /**
- * Logs in to the relay for one agent (spec 01 section 7): `relay` gives the base address, POST
- * {base}/login with the browser's credentials gives the authCheck. Logs out when the page leaves.
+ * Opens a relay session for one agent (docs/security.md): the portal answers the session's
+ * one-time address on its own origin ({session}.{RELAY_DOMAIN}); the frame redeems it once and is
+ * then bound to this browser. The session ends when the page leaves.
  */
 function useRelaySession(organizationId: string, agentId: string, projectId: string | null) {
   const [address, setAddress] = useState<string | null>(null)
   const [failed, setFailed] = useState(false)
   useEffect(() => {
     let active = true
-    let logout: (() => void) | undefined
+    let close: (() => void) | undefined
     setAddress(null)
     setFailed(false)
     void (async () => {
       try {
-        const { proxy } = await callApi<{ proxy: string }>('relay')
-        const response = await fetch(`${proxy}/login`, {
-          method: 'POST',
-          credentials: 'include',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ organizationId, agentId, projectId }),
-        })
-        if (!response.ok) throw new Error(`relay login answered ${response.status}`)
-        const { data } = (await response.json()) as LoginAnswer
-        logout = () =>
-          void fetch(`${proxy}/logout`, { method: 'POST', credentials: 'include', keepalive: true, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ authCheck: data.authCheck }) }).catch(() => undefined)
-        if (!active) return logout()
-        setAddress(proxyAddress(proxy, data))
+        const response = await post({ intent: 'open', organizationId, agentId, ...(projectId ? { projectId } : {}) })
+        if (!response.ok) throw new Error(`relay session answered ${response.status}`)
+        const { result } = (await response.json()) as OpenAnswer
+        close = () => void post({ intent: 'close', sessionId: result.sessionId }, true).catch(() => undefined)
+        if (!active) return close()
+        setAddress(result.address)
       } catch {
         if (!active) return
         setFailed(true)
@@ -59,7 +54,7 @@ function useRelaySession(organizationId: string, agentId: string, projectId: str
     })()
     return () => {
       active = false
-      logout?.()
+      close?.()
     }
   }, [organizationId, agentId, projectId])
   return { address, failed }
@@ -76,9 +71,9 @@ export default function RemotePortal() {
     <div className="flex h-screen flex-col bg-background">
       <header className="flex h-12 shrink-0 items-center gap-3 border-b bg-card px-4">
         <MonitorUp className="size-4 text-muted-foreground" aria-hidden />
-        <span className="text-sm font-semibold">Remote portal</span>
-        <span className="text-xs text-muted-foreground">{organization.name}</span>
-        <span className="h-5 w-px bg-border" aria-hidden />
+        <span className="whitespace-nowrap text-sm font-semibold">Remote portal</span>
+        <span className="hidden truncate text-xs text-muted-foreground sm:inline">{organization.name}</span>
+        <span className="hidden h-5 w-px shrink-0 bg-border sm:block" aria-hidden />
         {agents.length > 1 ? (
           <label className="flex items-center gap-2 text-xs text-muted-foreground">
             Agent
@@ -96,7 +91,7 @@ export default function RemotePortal() {
             </NativeSelect>
           </label>
         ) : (
-          <Badge variant="outline" className="px-2 py-1 text-xs">
+          <Badge variant="outline" className="block min-w-0 truncate px-2 py-1 text-xs">
             Connected to: {agent.name}
           </Badge>
         )}
@@ -105,7 +100,7 @@ export default function RemotePortal() {
             Tunnel not connected
           </Badge>
         ) : null}
-        <Button variant="outline" size="sm" className="ml-auto" onClick={() => navigate(close ?? '/')}>
+        <Button variant="outline" size="sm" className="ml-auto shrink-0" onClick={() => navigate(close ?? '/')}>
           <X /> Close
         </Button>
       </header>

@@ -1,20 +1,14 @@
-import { createCookie, redirect } from '@remix-run/node'
+import { redirect } from '@remix-run/node'
 import { type User } from '@prisma/client'
 import { type UserActor } from '~/domain/actor'
 import { resolveToken, userActor, type RequestInfo } from '~/domain/auth/session.server'
-import { getConfig } from './env.server'
+import { hostCookie } from './host-cookie.server'
 
 /** The server sets this header from the socket address (any inbound value is discarded). */
 export const CLIENT_IP_HEADER = 'x-pixelfleet-client-ip'
 
-export const sessionCookie = createCookie('pf_session', {
-  httpOnly: true,
-  sameSite: 'lax',
-  path: '/',
-  get secure() {
-    return getConfig().publicUrl.startsWith('https:')
-  },
-})
+/** `__Host-pf_session` over HTTPS, `pf_session` over http (app/utils/host-cookie.server.ts decides). */
+export const sessionCookie = hostCookie('pf_session', { httpOnly: true, sameSite: 'lax' })
 
 export function requestInfo(request: Request): RequestInfo {
   return { ip: request.headers.get(CLIENT_IP_HEADER) ?? '', userAgent: request.headers.get('user-agent') ?? '' }

@@ -1,21 +1,12 @@
-import { createCookie } from '@remix-run/node'
 import { z } from 'zod'
 import { type PendingGoogleSignIn } from '~/domain/auth/google.server'
-import { getConfig } from './env.server'
+import { hostCookie } from './host-cookie.server'
 
 /**
  * State, PKCE verifier and nonce of a Google sign-in in progress. httpOnly, 10 minutes, SameSite=Lax
- * so it comes back on Google's top-level redirect to the callback.
+ * so it comes back on Google's top-level redirect to the callback; `__Host-` prefixed over HTTPS.
  */
-export const googleSignInCookie = createCookie('pf_google', {
-  httpOnly: true,
-  sameSite: 'lax',
-  path: '/auth/google',
-  maxAge: 600,
-  get secure() {
-    return getConfig().publicUrl.startsWith('https:')
-  },
-})
+export const googleSignInCookie = hostCookie('pf_google', { httpOnly: true, sameSite: 'lax', maxAge: 600 })
 
 const pendingSchema = z.object({ state: z.string(), verifier: z.string(), nonce: z.string(), redirectTo: z.string() })
 

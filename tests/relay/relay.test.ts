@@ -1,17 +1,20 @@
 /**
  * The remote portal through the relay, in-process: a simulated agent's tunnel client connects to
- * the relay (port 0) with its own credentials; a person with connect permission gets an authCheck
- * from /login and reads the agent's status page through the proxy address; everyone else, stale
- * sessions and addresses naming another agent are refused; tunnel rows and state follow the tunnel.
+ * the relay (port 0) with its own credentials; a person with connect permission gets a one-time
+ * address on the session's own origin from /login, redeems it once (cookie) and reads the agent's
+ * status page; everyone else, other hosts and addresses naming another agent are refused; tunnel
+ * rows and state follow the tunnel. Session binding and ending: tests/relay/relay-sessions.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { registerAgent } from '~/domain/agents/agent-gateway.server'
 import { createSession } from '~/domain/auth/session.server'
-import { NO_PROJECT, proxyAddress } from '~/domain/relay/proxy-address'
+import { sessionCookie } from '~/utils/auth.server'
+import { NO_PROJECT } from '~/domain/relay/proxy-address'
 import { TUNNEL_CLOSED_MESSAGE } from '~/domain/relay/tunnels.server'
 import { prisma } from '~/utils/db.server'
+import { RelayClient } from '../../relay/client'
 import { NO_TUNNEL_MESSAGE, startRelay, type Relay } from '../../relay/relay.server'
 import { SimulatedSite } from '../../simulator/site'
 import { RemoteConnect } from '../../simulator/tunnel'
@@ -49,12 +52,17 @@ const login = (token: string | null, body: object, headers: Record<string, strin
     body: JSON.stringify(body),
   })
 
-async function authCheckFor(token: string, agentId: string, projectId?: string) {
+type OpenedSession = { authCheck: string; origin: string; address: string; product: string; projectId: string | null }
+
+async function authCheckFor(token: string, agentId: string, projectId?: string): Promise<OpenedSession> {
   const response = await login(token, { agentId, projectId })
   expect(response.status).toBe(200)
-  const body = (await response.json()) as { data: { authCheck: string; product: string; projectId: string | null } }
+  const body = (await response.json()) as { data: OpenedSession }
   return body.data
 }
+
+/** A fresh client (one browser's cookie jar) talking to the relay whatever the session host name resolves to. */
+const browserClient = () => new RelayClient({ host: '127.0.0.1', port: relay.port })
 
 const eventually = async <T>(read: () => Promise<T>, ok: (value: T) => boolean) => {
   for (let i = 0; i < 100; i++) {
@@ -102,51 +110,60 @@ afterAll(async () => {
 })
 
 describe('relay', () => {
-  it('lets a user with project.agents.connect read the agent status page through the proxy address', async () => {
+  it('lets a user with project.agents.connect read the agent status page on the session origin', async () => {
     const session = await authCheckFor(tokens.manager, agent.agentId)
     // granted through the Stage project, which the address names
     expect(session.projectId).toBe(stageId)
-    const address = proxyAddress(base, { ...session, agentId: agent.agentId })
-    const page = await fetch(address)
+    // its own origin: {label}.{RELAY_DOMAIN}, never the relay's or the portal's host name
+    expect(session.origin).toMatch(/^http:\/\/[a-z2-7]{26}\.localhost$/)
+    expect(session.address.startsWith(`${session.origin}/session/${session.authCheck}/`)).toBe(true)
+    const client = browserClient()
+    const page = await client.redeem(session.address)
     expect(page.status).toBe(200)
-    const html = await page.text()
-    expect(html).toContain(`${agent.site.name} — agent status`)
-    expect(html).toContain(agent.site.systemsSnapshot()[0].name)
+    expect(page.body).toContain(`${agent.site.name} — agent status`)
+    expect(page.body).toContain(agent.site.systemsSnapshot()[0].name)
     // an active alert of the tempHigh scenario is listed on the page
-    expect(html).toMatch(/Critical|Error|Warning/)
+    expect(page.body).toMatch(/Critical|Error|Warning/)
+    // only the portal may frame it
+    expect(String(page.headers['content-security-policy'])).toContain('frame-ancestors http://portal.test')
 
-    // the status JSON below the same prefix, and the session row shows the visit
-    const json = (await (await fetch(proxyAddress(base, { ...session, agentId: agent.agentId }, '/status.json'))).json()) as { serial: string }
+    // the status JSON at the session origin's root, and the session row shows the visit
+    const json = JSON.parse((await client.get(`${session.origin}/status.json`)).body) as { serial: string }
     expect(json.serial).toBe(agent.site.serial)
     const row = await eventually(
       () => prisma.proxySession.findFirstOrThrow({ where: { agentId: agent.agentId, userEmail: 'manager@relay.test' } }),
-      (r) => r.lastPath === '/status.json',
+      (r) => r.lastPath === '/status.json' && r.connectionsActive === 0,
     )
     expect(row).toMatchObject({ lastPath: '/status.json', browserName: 'Chrome', osName: 'Linux', clientIp: '127.0.0.1', connectionsActive: 0 })
     expect(row.browserVersion).toMatch(/^126/)
     expect(row.expiresAt.getTime()).toBeGreaterThan(Date.now())
   })
 
-  it('gives the API answer shape { data: { authCheck } } and redirects the bare address to its trailing slash', async () => {
+  it('gives the API answer shape { data: { authCheck } } and redirects the first address once, with the binding cookie', async () => {
     const response = await login(tokens.owner, { agentId: agent.agentId })
-    const body = (await response.json()) as { data: { authCheck: string; projectId: string | null } }
+    const body = (await response.json()) as { data: OpenedSession }
     expect(body.data.authCheck).toMatch(/^[\w-]{20,}$/)
     // organization-wide connect: the address carries no project
     expect(body.data.projectId).toBeNull()
-    const address = proxyAddress(base, { authCheck: body.data.authCheck, product: agent.site.product, agentId: agent.agentId, projectId: null }, '')
-    expect(address.endsWith(`/${NO_PROJECT}`)).toBe(true)
-    const bare = await fetch(address, { redirect: 'manual' })
-    expect(bare.status).toBe(308)
-    expect(bare.headers.get('location')).toMatch(new RegExp(`/${NO_PROJECT}/$`))
+    const bare = body.data.address.replace(/\/$/, '')
+    expect(bare.endsWith(`/${NO_PROJECT}`)).toBe(true)
+    const first = await browserClient().get(bare)
+    expect(first.status).toBe(303)
+    expect(first.headers.location).toBe('/')
+    expect(String(first.headers['set-cookie'])).toMatch(/^pf_relay=[\w-]+; Path=\/; Max-Age=\d+; HttpOnly; Secure; SameSite=None; Partitioned$/)
+    expect(first.headers['x-content-type-options']).toBe('nosniff')
   })
 
-  it('refuses people without the connect permission, other organizations, and anonymous callers', async () => {
+  it('refuses people without the connect permission, other organizations, anonymous callers and portal cookies', async () => {
     const viewer = await login(tokens.viewer, { agentId: agent.agentId })
     expect(viewer.status).toBe(403)
     const outsider = await login(tokens.outsider, { agentId: agent.agentId })
     expect(outsider.status).toBe(403)
     const anonymous = await login(null, { agentId: agent.agentId })
     expect(anonymous.status).toBe(401)
+    // a portal cookie reaching the relay's base host (same host name in development) is not a credential
+    const cookie = (await sessionCookie.serialize(tokens.owner)).split(';')[0]
+    expect((await login(null, { agentId: agent.agentId }, { Cookie: cookie })).status).toBe(401)
     // the manager's grant is on Stage; the other agent reports to Backstage
     const elsewhere = await login(tokens.manager, { agentId: otherAgent.agentId })
     expect(elsewhere.status).toBe(403)
@@ -156,25 +173,25 @@ describe('relay', () => {
     expect(await prisma.proxySession.count({ where: { userEmail: { in: ['viewer@relay.test', 'outsider@relay.test'] } } })).toBe(0)
   })
 
-  it('refuses expired sessions, closed sessions, wrong agents and unknown checks', async () => {
+  it('refuses hosts that name no live session, addresses naming another agent, and service-worker scripts', async () => {
     const session = await authCheckFor(tokens.owner, agent.agentId)
-    const wrongAgent = await fetch(proxyAddress(base, { ...session, agentId: otherAgent.agentId }))
+    const path = new URL(session.address).pathname
+    const client = browserClient()
+    // the relay's own host name (and any other) serves no agent content, not even with a valid address
+    expect((await client.get(`http://localhost${path}`)).status).toBe(404)
+    expect((await client.get(`http://127.0.0.1${path}`)).status).toBe(404)
+    expect((await client.get(`http://abcdefghijklmnopqrstuvwxyz.localhost${path}`)).status).toBe(404)
+    // the address must name the session's agent
+    const wrongAgent = await client.get(session.address.replace(`/${agent.agentId}/`, `/${otherAgent.agentId}/`))
     expect(wrongAgent.status).toBe(403)
-    expect(await wrongAgent.text()).toContain('another agent')
-    const unknown = await fetch(proxyAddress(base, { ...session, authCheck: 'not-a-real-check-value-00', agentId: agent.agentId }))
-    expect(unknown.status).toBe(401)
-
-    // a session that reaches its expiry (the relay judges expiry on every request, even from its cache)
-    const stale = await authCheckFor(tokens.owner, agent.agentId)
-    await prisma.proxySession.updateMany({ where: { userEmail: 'owner@relay.test' }, data: { expiresAt: new Date(Date.now() - 1000) } })
-    const expired = await fetch(proxyAddress(base, { ...stale, agentId: agent.agentId }))
-    expect(expired.status).toBe(401)
-    expect(await expired.text()).toContain('expired')
-
-    const fresh = await authCheckFor(tokens.owner, agent.agentId)
-    const logout = await fetch(`${base}/logout`, { method: 'POST', headers: { Authorization: `Bearer ${tokens.owner}` }, body: JSON.stringify({ authCheck: fresh.authCheck }) })
-    expect(logout.status).toBe(200)
-    expect((await fetch(proxyAddress(base, { ...fresh, agentId: agent.agentId }))).status).toBe(401)
+    expect(wrongAgent.body).toContain('another agent')
+    expect((await client.redeem(session.address)).status).toBe(200)
+    const worker = await client.get(`${session.origin}/sw.js`, { 'Service-Worker': 'script' })
+    expect(worker.status).toBe(403)
+    expect(worker.body).toContain('Service workers are not allowed')
+    // no tunnel upgrade on a session origin
+    const upgrade = await client.get(`${session.origin}/tunnel`, { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' }).catch(() => ({ status: 0 }))
+    expect(upgrade.status).not.toBe(101)
   })
 
   it('records the tunnel and the agent tunnel state, and fails requests cleanly once the tunnel closes', async () => {
@@ -187,6 +204,8 @@ describe('relay', () => {
     expect(relay.hasTunnel(otherAgent.agentId)).toBe(true)
 
     const session = await authCheckFor(tokens.owner, otherAgent.agentId)
+    const client = browserClient()
+    expect((await client.redeem(session.address)).status).toBe(200)
     await otherAgent.remote.stop()
     const agentRow = await eventually(
       () => prisma.agent.findUniqueOrThrow({ where: { id: otherAgent.agentId } }),
@@ -195,9 +214,9 @@ describe('relay', () => {
     expect(agentRow.tunnelStatus).toBe(TUNNEL_CLOSED_MESSAGE)
     expect((await prisma.tunnelConnection.findUniqueOrThrow({ where: { id: open.id } })).closedAt).not.toBeNull()
 
-    const response = await fetch(proxyAddress(base, { ...session, agentId: otherAgent.agentId }))
+    const response = await client.get(`${session.origin}/`)
     expect(response.status).toBe(502)
-    expect(await response.text()).toBe(NO_TUNNEL_MESSAGE)
+    expect(response.body).toBe(NO_TUNNEL_MESSAGE)
 
     // the agent comes back: a new tunnel row, state connected again, pages served again
     await connectTunnel(otherAgent)
@@ -206,7 +225,7 @@ describe('relay', () => {
       (a) => a.tunnelStatus === 'true',
     )
     expect(await prisma.tunnelConnection.count({ where: { agentId: otherAgent.agentId, closedAt: null } })).toBe(1)
-    expect((await fetch(proxyAddress(base, { ...session, agentId: otherAgent.agentId }))).status).toBe(200)
+    expect((await client.get(`${session.origin}/`)).status).toBe(200)
   })
 
   it('refuses a tunnel with a wrong secret', async () => {

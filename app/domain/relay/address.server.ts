@@ -30,3 +30,55 @@ export function isPortalOrigin(origin: string | undefined, relayHost: string | u
     return false
   }
 }
+
+/** The relay's public scheme and port suffix (`:3001`, or '' for the scheme's default port). */
+function relayScheme() {
+  const base = new URL(getConfig().relayPublicUrl)
+  return { protocol: base.protocol, port: base.port ? `:${base.port}` : '' }
+}
+
+/** The origin of one proxy session: `{hostLabel}.{RELAY_DOMAIN}` on the relay's public scheme and port. */
+export function relaySessionOrigin(hostLabel: string): string {
+  const { protocol, port } = relayScheme()
+  return `${protocol}//${hostLabel}.${getConfig().RELAY_DOMAIN}${port}`
+}
+
+/** CSP source matching every session origin (the portal's frame-src). */
+export function relaySessionOriginPattern(): string {
+  const { protocol, port } = relayScheme()
+  return `${protocol}//*.${getConfig().RELAY_DOMAIN}${port}`
+}
+
+/** Whether the relay is reached over HTTPS (its cookie then gets the `__Host-` prefix). */
+export function relayServedOverHttps(): boolean {
+  return relayScheme().protocol === 'https:'
+}
+
+const HOST_LABEL = /^[a-z0-9]{16,40}$/
+
+/** The session label a request's Host names (`{label}.{RELAY_DOMAIN}`, any port), or null for any other host. */
+export function hostLabelOf(hostHeader: string | undefined): string | null {
+  if (!hostHeader) return null
+  let hostname: string
+  try {
+    hostname = new URL(`http://${hostHeader}`).hostname.toLowerCase()
+  } catch {
+    return null
+  }
+  const suffix = `.${getConfig().RELAY_DOMAIN}`
+  if (!hostname.endsWith(suffix)) return null
+  const label = hostname.slice(0, -suffix.length)
+  return HOST_LABEL.test(label) ? label : null
+}
+
+/**
+ * Origins allowed to frame relay pages (CSP frame-ancestors on the relay's answers): the portal's
+ * PUBLIC_URL; without one (development), the portal's port on the loopback names.
+ */
+export function portalFrameAncestors(): string[] {
+  const config = getConfig()
+  const portal = new URL(config.publicUrl)
+  if (config.PUBLIC_URL) return [portal.origin]
+  const port = portal.port ? `:${portal.port}` : ''
+  return [...new Set([portal.origin, `${portal.protocol}//localhost${port}`, `${portal.protocol}//127.0.0.1${port}`, `${portal.protocol}//[::1]${port}`])]
+}

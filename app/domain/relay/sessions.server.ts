@@ -1,9 +1,11 @@
 /**
- * Proxy sessions of the remote portal (spec 01 sections 2, 3 and 7): a person asks the relay to
- * /login for one agent; the portal checks the connect permission and issues an authCheck, a
- * random token kept only as its SHA-256 hash and bound to the user, the agent, the project it was
- * granted through and an expiry. The relay validates it on every proxied request.
+ * Proxy sessions of the remote portal (spec 01 sections 2, 3 and 7; docs/security.md): the portal
+ * checks the connect permission and opens a session with its own origin and a one-time authCheck,
+ * kept only as its SHA-256 hash and bound to the user, the agent, the project it was granted
+ * through, the person's portal sign-in and an expiry. The relay exchanges the authCheck once for a
+ * cookie on the session origin and re-checks the session while it is used.
  */
+import { randomBytes } from 'node:crypto'
 import { UAParser } from 'ua-parser-js'
 import { type Actor, type UserActor } from '../actor'
 import { getOrganizationAccess, type OrganizationAccess } from '../access/access.server'
@@ -11,10 +13,10 @@ import { audit } from '../audit/audit.server'
 import { randomToken, sha256 } from '../auth/crypto.server'
 import { accessDenied, notFound, notLoggedIn } from '../errors'
 import { prisma } from '~/utils/db.server'
-import { NO_PROJECT } from './proxy-address'
+import { relaySessionOrigin } from './address.server'
+import { proxyAddress } from './proxy-address'
+import { endProxySession, PROXY_CODE_TTL_MS, relaySessionLimits } from './session-checks.server'
 
-/** How long an authCheck stays valid; the portal page logs in again when it is reopened. */
-export const PROXY_SESSION_TTL_MS = 4 * 60 * 60 * 1000
 
 type AgentInOrganization = { id: string; organizationId: string | null; defaultProjectId: string | null; systems: { projectId: string | null }[] }
 
@@ -56,8 +58,20 @@ export async function loadConnectableAgent(actor: Actor, agentId: string, organi
 
 export type ClientInfo = { ip: string; userAgent: string }
 
-/** Relay /login: checks the connect permission and opens a proxy session; the authCheck is returned once. */
-export async function openProxySession(actor: Actor, input: { agentId: string; projectId?: string | null; organizationId?: string }, client: ClientInfo) {
+/** A session's host label: 26 lowercase base-32 characters (130 random bits), a valid DNS label. */
+function newHostLabel() {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567'
+  return [...randomBytes(26)].map((b) => alphabet[b & 31]).join('')
+}
+
+/**
+ * Opens a proxy session (the portal page, or relay /login with a bearer token): checks the connect
+ * permission, gives the session its own origin (host label) and returns a one-time code (the
+ * address's authCheck) that the relay exchanges once for a cookie bound to the redeeming browser.
+ * `credential` is the portal session or API token the person is signed in with: when it ends
+ * (sign-out, revocation), so does the proxy session.
+ */
+export async function openProxySession(actor: Actor, input: { agentId: string; projectId?: string | null; organizationId?: string }, client: ClientInfo, credential: string) {
   if (actor.kind !== 'user') throw notLoggedIn()
   const { agent, access } = await loadConnectableAgent(actor, input.agentId, input.organizationId)
   const projectId = connectGrant(access, agent, input.projectId)
@@ -70,13 +84,16 @@ export async function openProxySession(actor: Actor, input: { agentId: string; p
         userEmail: actor.email,
         agentId: agent.id,
         projectId,
+        organizationId: agent.organizationId,
         authCheckHash: sha256(authCheck),
+        hostLabel: newHostLabel(),
+        credentialHash: sha256(credential),
         clientIp: client.ip,
         userAgent: client.userAgent.slice(0, 500),
         browserName: browser.name ?? '',
         browserVersion: browser.version ?? '',
         osName: [os.name, os.version].filter(Boolean).join(' '),
-        expiresAt: new Date(Date.now() + PROXY_SESSION_TTL_MS),
+        expiresAt: new Date(Date.now() + relaySessionLimits().maxMs),
       },
     })
     await audit(tx, actor, {
@@ -87,44 +104,57 @@ export async function openProxySession(actor: Actor, input: { agentId: string; p
     })
     return created
   })
-  return { authCheck, sessionId: session.id, product: agent.product, agentId: agent.id, projectId, expiresAt: session.expiresAt }
-}
-
-/** Relay /logout: ends the caller's own session (unknown or foreign checks are ignored). */
-export async function closeProxySession(actor: UserActor, authCheck: string) {
-  await prisma.proxySession.updateMany({
-    where: { authCheckHash: sha256(authCheck), userId: actor.userId, closedAt: null },
-    data: { closedAt: new Date(), connectionsActive: 0 },
-  })
-}
-
-export type ProxySessionCheck =
-  | { ok: true; session: { id: string; agentId: string; userId: string } }
-  | { ok: false; status: 401 | 403; message: string }
-
-/** What the relay needs to judge requests of one authCheck (null: no such session). */
-export type ProxySessionRecord = Awaited<ReturnType<typeof loadProxySession>>
-
-/** Reads the session an authCheck names, as the relay (no person acting). */
-export function loadProxySession(authCheck: string) {
-  return prisma.proxySession.findUnique({
-    where: { authCheckHash: sha256(authCheck) },
-    select: { id: true, agentId: true, userId: true, projectId: true, expiresAt: true, closedAt: true, user: { select: { disabled: true } } },
-  })
+  const origin = relaySessionOrigin(session.hostLabel!)
+  const address = proxyAddress(origin, { authCheck, product: agent.product, agentId: agent.id, projectId })
+  return { authCheck, sessionId: session.id, origin, address, product: agent.product, agentId: agent.id, projectId, expiresAt: session.expiresAt }
 }
 
 /**
- * The relay's check of one proxied request: a live session of an enabled user, for exactly this
- * agent and project (the address segments), not past its expiry.
+ * The relay redeems a session's one-time code: once, within PROXY_CODE_TTL_MS, on the session's own
+ * host. Returns the browser key to set as the relay cookie (only its hash is kept), or null.
  */
-export function judgeProxySession(session: ProxySessionRecord, agentId: string, projectSegment: string, now = Date.now()): ProxySessionCheck {
-  if (!session || session.closedAt) return { ok: false, status: 401, message: 'This remote portal session is not valid. Open the portal again.' }
-  if (session.expiresAt.getTime() <= now) return { ok: false, status: 401, message: 'This remote portal session has expired. Open the portal again.' }
-  if (session.user.disabled) return { ok: false, status: 403, message: 'This account is disabled.' }
-  if (session.agentId !== agentId || (session.projectId ?? NO_PROJECT) !== projectSegment) {
-    return { ok: false, status: 403, message: 'This remote portal session belongs to another agent.' }
-  }
-  return { ok: true, session: { id: session.id, agentId: session.agentId, userId: session.userId } }
+export async function redeemProxyCode(hostLabel: string, authCheck: string, now = new Date()): Promise<string | null> {
+  const browserKey = randomToken(32)
+  const { count } = await prisma.proxySession.updateMany({
+    where: { hostLabel, authCheckHash: sha256(authCheck), boundAt: null, closedAt: null, createdAt: { gt: new Date(now.getTime() - PROXY_CODE_TTL_MS) } },
+    data: { browserKeyHash: sha256(browserKey), boundAt: now, lastSeen: now },
+  })
+  return count === 1 ? browserKey : null
+}
+
+/** Relay /logout (by authCheck) and the portal page leaving (by session id): ends the caller's own session. */
+export async function closeProxySession(actor: UserActor, target: { authCheck: string } | { sessionId: string }) {
+  const session = await prisma.proxySession.findFirst({
+    where: { userId: actor.userId, closedAt: null, ...('authCheck' in target ? { authCheckHash: sha256(target.authCheck) } : { id: target.sessionId }) },
+    select: { id: true },
+  })
+  if (session) await endProxySession(session.id, 'closed')
+}
+
+/** What the relay needs to judge requests on one session origin (null: no such session). */
+export type ProxySessionRecord = Awaited<ReturnType<typeof loadProxySession>>
+
+/** Reads the session a host label names, as the relay (no person acting). */
+export function loadProxySession(hostLabel: string) {
+  return prisma.proxySession.findUnique({
+    where: { hostLabel },
+    select: {
+      id: true,
+      agentId: true,
+      userId: true,
+      projectId: true,
+      organizationId: true,
+      authCheckHash: true,
+      browserKeyHash: true,
+      credentialHash: true,
+      createdAt: true,
+      lastSeen: true,
+      expiresAt: true,
+      closedAt: true,
+      closedReason: true,
+      user: { select: { id: true, email: true, name: true, isAdmin: true, disabled: true } },
+    },
+  })
 }
 
 /** Activity of one session as the relay sees it (last seen is now). */
