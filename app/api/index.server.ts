@@ -14,6 +14,7 @@ import { inviteCalls } from './invites.server'
 import { roleCalls } from './roles.server'
 import { auditCalls } from './audit.server'
 import { relayCalls } from './relay.server'
+import { adminUserCalls } from './admin-users.server'
 
 /** Every /client/v1 call by name. Each concern keeps its calls in its own module. */
 export const apiCalls: ApiCalls = {
@@ -32,4 +33,5 @@ export const apiCalls: ApiCalls = {
   ...roleCalls,
   ...auditCalls,
   ...relayCalls,
+  ...adminUserCalls,
 }
