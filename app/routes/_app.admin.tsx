@@ -27,14 +27,15 @@ const links = [
 export default function AdminLayout() {
   const { version, revision, branch } = useLoaderData<typeof loader>()
   return (
-    <div className="flex gap-6">
-      <nav className="flex w-44 shrink-0 flex-col gap-0.5" aria-label="Admin">
+    <div className="flex flex-col gap-4 md:flex-row md:gap-6">
+      {/* a wrapping row of links above the content on narrow screens, a column beside it from md up */}
+      <nav className="flex shrink-0 flex-row flex-wrap gap-0.5 md:w-44 md:flex-col" aria-label="Admin">
         {links.map(([to, label]) => (
           <NavLink key={to} to={to} className={({ isActive }) => cn('rounded-md px-2 py-1.5 text-sm hover:bg-accent', isActive && 'bg-accent font-medium')}>
             {label}
           </NavLink>
         ))}
-        <NavLink to="/" className="mt-3 flex items-center gap-1.5 rounded-md px-2 py-1.5 text-sm text-muted-foreground hover:bg-accent">
+        <NavLink to="/" className="flex items-center gap-1.5 rounded-md px-2 py-1.5 text-sm text-muted-foreground hover:bg-accent md:mt-3">
           <LogOut className="size-4" /> Exit Admin
         </NavLink>
       </nav>
