@@ -78,6 +78,8 @@ describe('admin calls are for site admins only', () => {
       expect((await call(name, admin.token, body)).status, `${name} as site admin`).toBe(200)
       if (name === 'admin/updateUser') await prisma.user.update({ where: { id: target.id }, data: { disabled: false, isAdmin: false } })
     }
+    // refused before the payload is even read: no hints from validation errors
+    for (const body of [{}, { uid: 42 }, { limit: 'all' }]) expect((await call('admin/updateUser', owner.token, body)).status).toBe(403)
     // The refused calls changed nothing: only the site admin's two changes (and their undo) happened.
     expect(await prisma.auditRecord.count({ where: { userId: { in: [owner.id, cloud.id] }, action: { startsWith: 'user.' } } })).toBe(0)
   })

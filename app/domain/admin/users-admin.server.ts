@@ -128,9 +128,12 @@ export async function updateAdminUser(actor: Actor, raw: unknown): Promise<Admin
   return adminUserView(updated)
 }
 
-/** 'Fetch Acl / compiledAcl data': the user's access rights and compiled ACLs as stored. */
-export async function fetchUserAclData(actor: Actor, userId: string) {
+export const userAclDataInput = z.object({ userId: z.string().min(1) })
+
+/** admin/userAclData ('Fetch Acl / compiledAcl data'): the user's access rights and compiled ACLs as stored. */
+export async function fetchUserAclData(actor: Actor, raw: unknown) {
   requireSiteAdminActor(actor)
+  const { userId } = parseInput(userAclDataInput, raw)
   const user = await prisma.user.findUnique({ where: { id: userId }, select: { id: true } })
   if (!user) throw notFound('User not found')
   const [acl, compiled] = await Promise.all([
