@@ -52,7 +52,10 @@ describe('Admin > Users', () => {
     // infinite scroll: the next page loads at the bottom of the table
     await page.getByRole('button', { name: 'Load more (25 loaded)' }).waitFor()
     await page.locator('main').evaluate((m) => m.scrollTo(0, m.scrollHeight))
-    await page.getByText('34 users').waitFor()
+    await page.getByText('34 users').waitFor({ timeout: 45_000 }).catch(async (e: Error) => {
+      const state = await page.locator('main').evaluate((m) => ({ top: m.scrollTop, height: m.scrollHeight, client: m.clientHeight, text: (m.textContent ?? '').slice(-200) }))
+      throw new Error(`${e.message}\n${JSON.stringify(state)}`)
+    })
     expect(await rows.count()).toBe(34)
     await page.locator('main').evaluate((m) => m.scrollTo(0, 0))
     await page.setViewportSize({ width: 1400, height: 900 })
