@@ -3,7 +3,7 @@ import { type UserActor } from '~/domain/actor'
 import { createAccount } from '~/domain/auth/account.server'
 import { requestEmailVerification, requestPasswordReset } from '~/domain/auth/email-flows.server'
 import { changeEmail, changeName, changePassword } from '~/domain/auth/own-account.server'
-import { revokeSession } from '~/domain/auth/session.server'
+import { revokeApiTokenValue } from '~/domain/auth/api-tokens.server'
 import { accessDenied } from '~/domain/errors'
 import { defineCall, definePublicCall, type ApiCalls } from './registry.server'
 
@@ -20,8 +20,9 @@ export const authCalls: ApiCalls = {
   }),
   'auth/logout': defineCall({
     input: z.object({}).passthrough(),
-    handler: async ({ token }) => {
-      if (token) await revokeSession(token)
+    // Ends what the call was made with: the session, or the API token of a bearer caller.
+    handler: async ({ actor, token }) => {
+      if (token) await revokeApiTokenValue(actor, token)
       return { ok: true }
     },
   }),

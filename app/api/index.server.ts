@@ -15,6 +15,7 @@ import { roleCalls } from './roles.server'
 import { auditCalls } from './audit.server'
 import { relayCalls } from './relay.server'
 import { adminOrgCalls } from './admin-orgs.server'
+import { adminUserCalls } from './admin-users.server'
 
 /** Every /client/v1 call by name. Each concern keeps its calls in its own module. */
 export const apiCalls: ApiCalls = {
@@ -34,4 +35,5 @@ export const apiCalls: ApiCalls = {
   ...auditCalls,
   ...relayCalls,
   ...adminOrgCalls,
+  ...adminUserCalls,
 }

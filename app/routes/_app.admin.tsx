@@ -28,7 +28,8 @@ export default function AdminLayout() {
   const { version, revision, branch } = useLoaderData<typeof loader>()
   return (
     <div className="flex flex-col gap-4 md:flex-row md:gap-6">
-      <nav className="flex shrink-0 flex-wrap gap-0.5 md:w-44 md:flex-col" aria-label="Admin">
+      {/* a wrapping row of links above the content on narrow screens, a column beside it from md up */}
+      <nav className="flex shrink-0 flex-row flex-wrap gap-0.5 md:w-44 md:flex-col" aria-label="Admin">
         {links.map(([to, label]) => (
           <NavLink key={to} to={to} className={({ isActive }) => cn('rounded-md px-2 py-1.5 text-sm hover:bg-accent', isActive && 'bg-accent font-medium')}>
             {label}

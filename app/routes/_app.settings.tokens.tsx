@@ -12,14 +12,15 @@ import { DateTime } from '~/components/ui/date-time'
 import { ConfirmDialog, Dialog } from '~/components/ui/dialog'
 import { Field, issueFor } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
-import { createApiToken, listApiTokens, revokeApiToken, type CreatedApiToken } from '~/domain/auth/api-tokens.server'
+import { createApiToken, listApiTokens, listEndedApiTokens, revokeApiToken, type CreatedApiToken } from '~/domain/auth/api-tokens.server'
 import { invalid } from '~/domain/errors'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall, formAction, type ActionFailure, type ActionSuccess } from '~/utils/errors.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
-  return { tokens: await domainCall(() => listApiTokens(actor)) }
+  const [tokens, ended] = await Promise.all([domainCall(() => listApiTokens(actor)), domainCall(() => listEndedApiTokens(actor))])
+  return { tokens, ended }
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -40,7 +41,7 @@ const formatDate = (value: Date | string | null) => (value ? <DateTime value={va
 
 /** User settings, API Tokens: personal tokens for the CLI and scripts (list, create once-shown, revoke). */
 export default function ApiTokensTab() {
-  const { tokens } = useLoaderData<typeof loader>()
+  const { tokens, ended } = useLoaderData<typeof loader>()
   const [creating, setCreating] = useState(false)
   // A fresh dialog (and fetcher) per opening, so a shown token never reappears.
   const [dialogKey, setDialogKey] = useState(0)
@@ -110,6 +111,24 @@ export default function ApiTokensTab() {
           </tbody>
         </table>
       )}
+      {ended.length > 0 ? (
+        <div className="border-t">
+          <h3 className="px-4 pb-1 pt-3 text-xs font-semibold uppercase tracking-wide text-muted-foreground">Ended tokens</h3>
+          <table className="w-full text-sm" aria-label="Ended API Tokens">
+            <tbody>
+              {ended.map((t) => (
+                <tr key={t.id} className="border-b text-muted-foreground last:border-0">
+                  <td className="px-3 py-2">{t.name}</td>
+                  <td className="px-3 py-2 font-mono text-xs">{t.prefix}…</td>
+                  <td className="px-3 py-2" data-testid="token-ended">
+                    Ended: {t.endedReason}, {formatDate(t.endedAt)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
       <CreateTokenDialog key={dialogKey} open={creating} onOpenChange={setCreating} />
       <ConfirmDialog
         open={revoking !== null}

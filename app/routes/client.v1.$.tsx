@@ -3,7 +3,7 @@ import { apiCalls } from '~/api/index.server'
 import { type ApiContext } from '~/api/registry.server'
 import { DomainError, fromZodIssues } from '~/domain/errors'
 import { resolveToken, userActor } from '~/domain/auth/session.server'
-import { readSessionToken, requestInfo } from '~/utils/auth.server'
+import { clearSessionCookie, readSessionToken, requestInfo } from '~/utils/auth.server'
 
 const json = (body: object, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } })
@@ -36,7 +36,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const info = requestInfo(request)
   const token = await readSessionToken(request)
   const identity = await resolveToken(token)
-  if (identity.status === 'disabled') return error('mvr-auth/disabled', 'Account was administratively disabled', 403)
+  if (identity.status === 'disabled') {
+    // The browser's cookie goes too: its next page load shows the message on the login page.
+    const refused = error('mvr-auth/disabled', 'Account was administratively disabled', 403)
+    refused.headers.append('Set-Cookie', await clearSessionCookie())
+    return refused
+  }
   const actor = identity.status === 'ok' ? userActor(identity.user, info) : null
   if (!call.public && !actor) return error('mvr-auth/notloggedin', 'Not logged in', 401)
 

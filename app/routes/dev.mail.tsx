@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useLoaderData } from '@remix-run/react'
 import { Inbox } from 'lucide-react'
 import { Fragment } from 'react'
@@ -8,13 +8,13 @@ import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Input } from '~/components/ui/input'
 import { listOutbox } from '~/domain/mail/outbox.server'
-import { devToolsEnabled } from '~/utils/dev-tools.server'
+import { requireDevPage } from '~/utils/dev-tools.server'
 
 export const meta: MetaFunction = () => [{ title: 'Outbox · Pixelfleet developer tools' }]
 
-/** Developer outbox: every stored e-mail, newest first. Absent (404) in production. */
+/** Developer outbox: every stored e-mail, newest first. Site admins only; absent (404) in production. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  if (!devToolsEnabled()) throw data({ message: 'Not found' }, { status: 404 })
+  await requireDevPage(request)
   const to = new URL(request.url).searchParams.get('to') ?? ''
   const mails = await listOutbox({ to: to || undefined })
   return {
@@ -86,6 +86,10 @@ export default function DevOutbox() {
         </ol>
       )}
       <p className="mt-6 text-xs text-muted-foreground">
+        <Link to="/dev" className="text-primary hover:underline">
+          Developer pages
+        </Link>{' '}
+        ·{' '}
         <Link to="/" className="text-primary hover:underline">
           Back to the portal
         </Link>

@@ -29,6 +29,8 @@ export async function callApi<T = Record<string, unknown>>(name: string, body: o
   }
   if (!response.ok) {
     const d = data as { code?: string; message?: string; issues?: { path: string; message: string }[] } | undefined
+    // A disabled account is signed out at once; the login page says why (spec 01 section 8).
+    if (d?.code === 'mvr-auth/disabled' && typeof window !== 'undefined') window.location.assign('/login?error=mvr-auth/disabled')
     if (d?.code) throw new ApiError(`API/${d.code}`, d.message ?? 'An unrecognized error has occurred', d.issues)
     throw new ApiError(`http/${response.status}`, response.statusText || 'An unrecognized error has occurred')
   }

@@ -1,27 +1,36 @@
 import { type Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEMO_PASSWORD, DEMO_USERS } from '../../prisma/seed-data'
-import { browser, newPage, portal, signIn, withPortalAndBrowser } from './harness'
+import { browser, newPage, portal, signIn, signInAs, withPortalAndBrowser } from './harness'
 
 withPortalAndBrowser()
 
 const NEW_PASSWORD = 'Fresh-start-42'
 
+/** The outbox (/dev/mail) is for site admins only: a separate admin browser context reads it. */
+let adminPage: Page | undefined
+async function outboxPage(to: string) {
+  if (!adminPage) {
+    const { context, page } = await newPage(browser, portal.url)
+    await signInAs(context, portal, DEMO_USERS.admin.email)
+    adminPage = page
+  }
+  await adminPage.goto(`/dev/mail?to=${encodeURIComponent(to)}`)
+  return adminPage
+}
+
 /**
  * Opens the newest outbox e-mail to `to` on the developer page and follows its link containing
- * `path`, on the portal's own origin (the mail names PUBLIC_URL's host, which here is localhost).
+ * `path` in `page`, on the portal's own origin (the mail names PUBLIC_URL's host, which here is localhost).
  */
 async function followMailedLink(page: Page, to: string, path: '/auth/emailVerify/' | '/auth/passwordReset/') {
-  await page.goto(`/dev/mail?to=${encodeURIComponent(to)}`)
-  const href = await page.locator(`[data-testid="outbox-mail"] a[href*="${path}"]`).first().getAttribute('href')
+  const outbox = await outboxPage(to)
+  const href = await outbox.locator(`[data-testid="outbox-mail"] a[href*="${path}"]`).first().getAttribute('href')
   const link = new URL(href!)
   await page.goto(link.pathname + link.search)
 }
 
-const outboxCount = async (page: Page, to: string) => {
-  await page.goto(`/dev/mail?to=${encodeURIComponent(to)}`)
-  return page.getByTestId('outbox-mail').count()
-}
+const outboxCount = async (_page: Page, to: string) => (await outboxPage(to)).getByTestId('outbox-mail').count()
 
 describe('sign-in and account e-mail flows in the browser', () => {
   it('creates an account, is refused until verified, resends, verifies through the outbox link, signs in and out', { timeout: 90_000 }, async () => {

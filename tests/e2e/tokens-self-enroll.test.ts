@@ -34,6 +34,7 @@ describe('API tokens in user settings', () => {
     await page.getByText("Are you sure you want to revoke the token 'Nightly export'?").waitFor()
     await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click()
     await page.getByText('No API tokens').waitFor()
+    await page.getByTestId('token-ended').getByText(/^Ended: revoked, /).waitFor()
     expect((await call()).status).toBe(401)
     await context.close()
   })

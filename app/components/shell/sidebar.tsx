@@ -18,6 +18,7 @@ import {
   Shield,
   Sparkles,
   Users,
+  Wrench,
 } from 'lucide-react'
 import { useState, type ReactNode } from 'react'
 import { type OrganizationCapabilities } from '~/domain/access/catalogue'
@@ -105,6 +106,7 @@ export function Sidebar(props: SidebarProps) {
         <ExternalItem href="https://docs.pixelfleet.io" icon={<HelpCircle />} label="Help" collapsed={collapsed} />
         <ExternalItem href="https://pixelfleet.io/whats-new" icon={<Sparkles />} label="What's New" collapsed={collapsed} />
         {props.user.isSiteAdmin ? <Item to="/admin/site" icon={<Shield />} label="Admin" collapsed={collapsed} /> : null}
+        {props.user.isSiteAdmin ? <Item to="/dev" icon={<Wrench />} label="Developer" collapsed={collapsed} /> : null}
         <ProfileMenu user={props.user} collapsed={collapsed} />
         <button
           type="button"

@@ -5,6 +5,7 @@ import { prisma } from '~/utils/db.server'
 import { signInWithPassword } from './account.server'
 import { randomToken, sha256 } from './crypto.server'
 import { resolveToken, revokeSession, userActor, type RequestInfo } from './session.server'
+import { API_TOKEN_END_LABELS, type ApiTokenEndReason } from './token-ending.server'
 
 /** Personal API tokens start with this, so a leaked one is recognisable (secret scanners, logs). */
 export const API_TOKEN_PREFIX = 'pft_'
@@ -13,6 +14,10 @@ const VISIBLE_PREFIX_LENGTH = API_TOKEN_PREFIX.length + 6
 const MAX_ACTIVE_TOKENS = 50
 
 export type ApiTokenSummary = { id: string; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; expiresAt: Date | null }
+
+export type EndedApiToken = ApiTokenSummary & { endedAt: Date; endedReason: string }
+/** How many ended tokens Settings > API Tokens shows. */
+const ENDED_TOKENS_SHOWN = 20
 export type CreatedApiToken = ApiTokenSummary & { token: string }
 
 const tokenNameInput = z.object({
@@ -46,23 +51,46 @@ export async function createApiToken(actor: Actor, raw: unknown): Promise<Create
 /** The user's own tokens that still work, newest first. */
 export async function listApiTokens(actor: Actor): Promise<ApiTokenSummary[]> {
   const user = requireUserActor(actor)
-  return prisma.apiToken.findMany({ where: { userId: user.userId, revokedAt: null }, select: summarySelect, orderBy: { createdAt: 'desc' } })
+  return prisma.apiToken.findMany({
+    where: { userId: user.userId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+    select: summarySelect,
+    orderBy: { createdAt: 'desc' },
+  })
 }
 
 /** Revokes one of the user's own tokens; someone else's token id answers 404 like a missing one. */
 export async function revokeApiToken(actor: Actor, id: string) {
   const user = requireUserActor(actor)
-  const { count } = await prisma.apiToken.updateMany({ where: { id, userId: user.userId, revokedAt: null }, data: { revokedAt: new Date() } })
+  const { count } = await prisma.apiToken.updateMany({ where: { id, userId: user.userId, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: 'revoked' } })
   if (count === 0) throw notFound('API token not found')
   return { revoked: true }
 }
 
-/** Revokes the token the caller authenticated with (CLI logout). A session token is ended instead. */
+/** Revokes the token the caller authenticated with (auth/logout, CLI logout). A session token is ended instead. */
 export async function revokeApiTokenValue(actor: Actor, token: string) {
   const user = requireUserActor(actor)
-  const { count } = await prisma.apiToken.updateMany({ where: { tokenHash: sha256(token), userId: user.userId, revokedAt: null }, data: { revokedAt: new Date() } })
+  const { count } = await prisma.apiToken.updateMany({
+    where: { tokenHash: sha256(token), userId: user.userId, revokedAt: null },
+    data: { revokedAt: new Date(), revokedReason: 'logout' },
+  })
   if (count === 0) await revokeSession(token)
   return { revoked: true }
+}
+
+/** The user's most recently ended tokens (revoked or expired) with what ended them, newest first. */
+export async function listEndedApiTokens(actor: Actor): Promise<EndedApiToken[]> {
+  const user = requireUserActor(actor)
+  const now = new Date()
+  const rows = await prisma.apiToken.findMany({
+    where: { userId: user.userId, OR: [{ revokedAt: { not: null } }, { expiresAt: { lt: now } }] },
+    select: { ...summarySelect, revokedAt: true, revokedReason: true },
+    orderBy: [{ revokedAt: 'desc' }, { expiresAt: 'desc' }],
+    take: ENDED_TOKENS_SHOWN,
+  })
+  return rows.map(({ revokedAt, revokedReason, ...t }) => {
+    const reason = revokedAt ? ((revokedReason ?? 'revoked') as ApiTokenEndReason) : 'expired'
+    return { ...t, endedAt: revokedAt ?? t.expiresAt!, endedReason: API_TOKEN_END_LABELS[reason] ?? reason }
+  })
 }
 
 const tokenSignInInput = z.object({ email: z.string(), password: z.string(), name: z.string().optional() })

@@ -4,6 +4,7 @@ import { prisma } from '~/utils/db.server'
 import { parseInput } from '../parse-input'
 import { emailField, passwordField } from './account.server'
 import { hashPassword } from './crypto.server'
+import { endApiTokensOf } from './token-ending.server'
 import { rateLimitAuth } from './rate-limit.server'
 import { type RequestInfo } from './session.server'
 import { consumeActionCode, sendPasswordResetEmail, sendVerificationEmail } from './verification.server'
@@ -67,6 +68,7 @@ export async function resetPassword(raw: unknown) {
   await prisma.$transaction([
     prisma.user.update({ where: { id: user.id }, data: { passwordHash, emailVerified: true } }),
     prisma.session.deleteMany({ where: { userId: user.id } }),
+    endApiTokensOf(user.id, 'passwordReset'),
   ])
   return { email: user.email }
 }

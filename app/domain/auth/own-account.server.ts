@@ -9,6 +9,7 @@ import { emailField, passwordField } from './account.server'
 import { hashPassword, sha256, verifyPassword } from './crypto.server'
 import { rateLimitAuth } from './rate-limit.server'
 import { sendVerificationEmail } from './verification.server'
+import { endApiTokensOf } from './token-ending.server'
 
 /** Only password-provider accounts own their name, e-mail, password and photo (Google owns the rest). */
 export function accountFlags(user: Pick<User, 'provider'>) {
@@ -75,6 +76,7 @@ export async function changeEmail(actor: Actor, raw: unknown) {
   const [updated] = await prisma.$transaction([
     prisma.user.update({ where: { id: user.id }, data: { email, emailVerified: false } }),
     prisma.session.deleteMany({ where: { userId: user.id } }),
+    endApiTokensOf(user.id, 'emailChange'),
     // Links mailed to the old address stop working.
     prisma.actionCode.updateMany({ where: { userId: user.id, usedAt: null }, data: { usedAt: new Date() } }),
   ])

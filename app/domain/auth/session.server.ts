@@ -35,8 +35,13 @@ export async function resolveToken(token: string | null | undefined): Promise<Re
       return { status: 'none' }
     }
     if (session.user.disabled) {
-      await prisma.session.deleteMany({ where: { userId: session.userId } })
+      // Kept (marked ended) so every later request with this cookie still learns why it stopped working.
+      await endSessionsOf(session.userId, 'disabled')
       return { status: 'disabled', user: session.user }
+    }
+    if (session.endedReason) {
+      await prisma.session.delete({ where: { id: session.id } }).catch(() => undefined)
+      return { status: 'none' }
     }
     if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
       await prisma.$transaction([
@@ -47,8 +52,10 @@ export async function resolveToken(token: string | null | undefined): Promise<Re
     return { status: 'ok', user: session.user, via: 'session' }
   }
   const apiToken = await prisma.apiToken.findUnique({ where: { tokenHash }, include: { user: true } })
-  if (!apiToken || apiToken.revokedAt || (apiToken.expiresAt && apiToken.expiresAt < now)) return { status: 'none' }
-  if (apiToken.user.disabled) return { status: 'disabled', user: apiToken.user }
+  if (!apiToken) return { status: 'none' }
+  // A token ended by the disable keeps answering 'disabled' while the account stays disabled.
+  if (apiToken.user.disabled && (!apiToken.revokedAt || apiToken.revokedReason === 'disabled')) return { status: 'disabled', user: apiToken.user }
+  if (apiToken.revokedAt || (apiToken.expiresAt && apiToken.expiresAt < now)) return { status: 'none' }
   if (!apiToken.lastUsedAt || now.getTime() - apiToken.lastUsedAt.getTime() > TOUCH_AFTER_MS) {
     await prisma.apiToken.update({ where: { id: apiToken.id }, data: { lastUsedAt: now } })
   }
@@ -61,6 +68,14 @@ export async function revokeSession(token: string) {
 
 export async function revokeAllSessions(userId: string) {
   await prisma.session.deleteMany({ where: { userId } })
+}
+
+/** Why a session was ended for its user; only 'disabled' is told to the browser (mvr-auth/disabled). */
+export type SessionEndReason = 'disabled'
+
+/** Ends every session of a user at once, remembering why (the rows go when the account is enabled again). */
+export function endSessionsOf(userId: string, reason: SessionEndReason, db: Pick<typeof prisma, 'session'> = prisma) {
+  return db.session.updateMany({ where: { userId, endedReason: null }, data: { endedReason: reason } })
 }
 
 export function userActor(user: Pick<User, 'id' | 'email' | 'name' | 'isAdmin'>, info: RequestInfo): UserActor {

@@ -1,0 +1,19 @@
+import { z } from 'zod'
+import { listAdminAgents, listAdminTunnelConnections } from '~/domain/admin/agents-admin.server'
+import { fetchUserAclData, listAdminUsers, updateAdminUser } from '~/domain/admin/users-admin.server'
+import { defineCall, type ApiCalls } from './registry.server'
+
+/**
+ * Admin > Users and Admin > Agents (spec 01 section 7). Site admins only. The payload schemas live
+ * beside the domain functions (listUsersInput, updateUserInput, userAclDataInput, listAgentsInput,
+ * tunnelConnectionsInput), which check the caller first: anyone else gets 403 whatever they send.
+ */
+const payload = z.object({}).passthrough()
+
+export const adminUserCalls: ApiCalls = {
+  'admin/users': defineCall({ input: payload, handler: ({ actor }, input) => listAdminUsers(actor, input) }),
+  'admin/updateUser': defineCall({ input: payload, handler: ({ actor }, input) => updateAdminUser(actor, input) }),
+  'admin/userAclData': defineCall({ input: payload, handler: ({ actor }, input) => fetchUserAclData(actor, input) }),
+  'admin/agents': defineCall({ input: payload, handler: ({ actor }, input) => listAdminAgents(actor, input) }),
+  'admin/tunnelConnections': defineCall({ input: payload, handler: ({ actor }, input) => listAdminTunnelConnections(actor, input) }),
+}
