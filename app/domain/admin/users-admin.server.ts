@@ -8,6 +8,7 @@ import { type Actor, type UserActor } from '../actor'
 import { audit } from '../audit/audit.server'
 import { endSessionsOf } from '../auth/session.server'
 import { endApiTokensOf } from '../auth/token-ending.server'
+import { type EndReason } from '../relay/session-checks.server'
 import { accessDenied, invalid, notFound, notLoggedIn } from '../errors'
 import { parseInput } from '../parse-input'
 import { prisma, parseJson } from '~/utils/db.server'
@@ -109,7 +110,7 @@ export async function updateAdminUser(actor: Actor, raw: unknown): Promise<Admin
     if (disabled && !user.disabled) {
       await endSessionsOf(user.id, 'disabled', tx)
       await endApiTokensOf(user.id, 'disabled', tx)
-      await tx.proxySession.updateMany({ where: { userId: user.id, closedAt: null }, data: { closedAt: new Date() } })
+      await tx.proxySession.updateMany({ where: { userId: user.id, closedAt: null }, data: { closedAt: new Date(), closedReason: 'user-disabled' satisfies EndReason, connectionsActive: 0 } })
       await audit(tx, admin, { action: 'user.disable', message: `Disabled user ${label}; their sessions and API tokens were ended` })
     }
     if (!disabled && user.disabled) {
