@@ -178,6 +178,11 @@ function InfoCard({ agent }: { agent: Data['agent'] }) {
               <span className="text-emerald-700">None</span>
             )}
           </Row>
+          <Row label="Health Score">
+            <span className="font-mono" title="Alert count ^ (6 - worst severity), plus the same for deviations">
+              {agent.weightedAlertsScore}
+            </span>
+          </Row>
           <Row label="Tiles">{agent.processorTiles ?? (agent.tiles || null)}</Row>
           <Row label="Processor Input">{agent.processorInput}</Row>
           <Row label="Input Format">{agent.processorInputFormat}</Row>
