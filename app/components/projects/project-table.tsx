@@ -65,7 +65,7 @@ export function ProjectTable({
   const [expanded, setExpanded] = useState<ExpandedState>(true)
   const [subProjectOf, setSubProjectOf] = useState<{ id: string; name: string } | null>(null)
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null)
-  const [dialog, setDialog] = useState<{ id: string; tab: ProjectDialogTab } | null>(null)
+  const [dialog, setDialog] = useState<{ id: string; tab: ProjectDialogTab; opener: HTMLElement } | null>(null)
 
   const columns = useMemo<ColumnDef<ProjectNode>[]>(
     () => [
@@ -116,12 +116,12 @@ export function ProjectTable({
               {p.canUpdate ? (
                 <>
                   <IconAction label="Members">
-                    <Button variant="ghost" size="icon" className="size-7" aria-label={`Members of ${p.name}`} onClick={() => setDialog({ id: p.id, tab: 'members' })}>
+                    <Button variant="ghost" size="icon" className="size-7" aria-label={`Members of ${p.name}`} onClick={(e) => setDialog({ id: p.id, tab: 'members', opener: e.currentTarget })}>
                       <Users />
                     </Button>
                   </IconAction>
                   <IconAction label="Settings">
-                    <Button variant="ghost" size="icon" className="size-7" aria-label={`Settings of ${p.name}`} onClick={() => setDialog({ id: p.id, tab: 'settings' })}>
+                    <Button variant="ghost" size="icon" className="size-7" aria-label={`Settings of ${p.name}`} onClick={(e) => setDialog({ id: p.id, tab: 'settings', opener: e.currentTarget })}>
                       <Settings />
                     </Button>
                   </IconAction>
@@ -223,7 +223,12 @@ export function ProjectTable({
         project={dialog ? findProject(projects, dialog.id) : null}
         tab={dialog?.tab ?? 'members'}
         onTabChange={(tab) => setDialog((d) => (d ? { ...d, tab } : d))}
-        onClose={() => setDialog(null)}
+        onClose={() => {
+          // back to the button that opened it, once the dialog's own focus handling is done
+          const opener = dialog?.opener
+          setDialog(null)
+          setTimeout(() => opener?.isConnected && opener.focus(), 50)
+        }}
       />
       <DeleteProjectDialog organizationId={organizationId} project={deleting} onOpenChange={(open) => !open && setDeleting(null)} />
     </>
