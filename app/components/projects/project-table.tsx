@@ -65,7 +65,8 @@ export function ProjectTable({
   const [expanded, setExpanded] = useState<ExpandedState>(true)
   const [subProjectOf, setSubProjectOf] = useState<{ id: string; name: string } | null>(null)
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null)
-  const [dialog, setDialog] = useState<{ id: string; tab: ProjectDialogTab; opener: HTMLElement } | null>(null)
+  /** the open project dialog: project, current tab, and the tab whose row button opened it (focus goes back there) */
+  const [dialog, setDialog] = useState<{ id: string; tab: ProjectDialogTab; opener: ProjectDialogTab } | null>(null)
 
   const columns = useMemo<ColumnDef<ProjectNode>[]>(
     () => [
@@ -116,12 +117,12 @@ export function ProjectTable({
               {p.canUpdate ? (
                 <>
                   <IconAction label="Members">
-                    <Button variant="ghost" size="icon" className="size-7" aria-label={`Members of ${p.name}`} onClick={(e) => setDialog({ id: p.id, tab: 'members', opener: e.currentTarget })}>
+                    <Button variant="ghost" size="icon" className="size-7" aria-label={`Members of ${p.name}`} data-dialog-opener={`${p.id}:members`} onClick={() => setDialog({ id: p.id, tab: 'members', opener: 'members' })}>
                       <Users />
                     </Button>
                   </IconAction>
                   <IconAction label="Settings">
-                    <Button variant="ghost" size="icon" className="size-7" aria-label={`Settings of ${p.name}`} onClick={(e) => setDialog({ id: p.id, tab: 'settings', opener: e.currentTarget })}>
+                    <Button variant="ghost" size="icon" className="size-7" aria-label={`Settings of ${p.name}`} data-dialog-opener={`${p.id}:settings`} onClick={() => setDialog({ id: p.id, tab: 'settings', opener: 'settings' })}>
                       <Settings />
                     </Button>
                   </IconAction>
@@ -224,10 +225,11 @@ export function ProjectTable({
         tab={dialog?.tab ?? 'members'}
         onTabChange={(tab) => setDialog((d) => (d ? { ...d, tab } : d))}
         onClose={() => {
-          // back to the button that opened it, once the dialog's own focus handling is done
-          const opener = dialog?.opener
+          // Back to the button that opened it, once the dialog's own focus handling is done; found again
+          // by its data attribute because a change made in the dialog re-renders the row's buttons.
+          const opener = dialog ? `[data-dialog-opener="${dialog.id}:${dialog.opener}"]` : null
           setDialog(null)
-          setTimeout(() => opener?.isConnected && opener.focus(), 50)
+          setTimeout(() => opener && document.querySelector<HTMLElement>(opener)?.focus(), 50)
         }}
       />
       <DeleteProjectDialog organizationId={organizationId} project={deleting} onOpenChange={(open) => !open && setDeleting(null)} />
