@@ -8,7 +8,9 @@ import { DeviceTree } from '~/components/fleet/device-tree'
 import { LastSeen } from '~/components/fleet/last-seen'
 import { ConnectionIcon, RemoteConnect, SeverityBadge } from '~/components/fleet/status'
 import { SystemAssignSelect } from '~/components/fleet/system-assign'
-import { WorldMap } from '~/components/fleet/world-map'
+import { DEFAULT_START, MAP_DELAY_MS, parseCoordinate, type LatLong } from '~/components/fleet/location-bounds'
+import { LocationPicker } from '~/components/fleet/location-picker'
+import { Input } from '~/components/ui/input'
 import { type Crumb } from '~/components/shell/breadcrumbs'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
@@ -42,7 +44,6 @@ export const handle = {
 }
 
 /** The spec's 'Map shows 1 s after mount'. */
-const MAP_DELAY_MS = 1000
 
 function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
@@ -178,6 +179,11 @@ function InfoCard({ agent }: { agent: Data['agent'] }) {
               <span className="text-emerald-700">None</span>
             )}
           </Row>
+          <Row label="Health Score">
+            <span className="font-mono" title="Alert count ^ (6 - worst severity), plus the same for deviations">
+              {agent.weightedAlertsScore}
+            </span>
+          </Row>
           <Row label="Tiles">{agent.processorTiles ?? (agent.tiles || null)}</Row>
           <Row label="Processor Input">{agent.processorInput}</Row>
           <Row label="Input Format">{agent.processorInputFormat}</Row>
@@ -236,6 +242,28 @@ function LocationCard({ data, organizationId }: { data: Data; organizationId: st
     ...(manual ? [{ ...manual, label: 'Manual', tone: 'manual' as const }] : []),
   ]
   const current = mode === 'manual' ? manual : agent.location.geoip
+  // the picker's fixed starting point: the location in use when the page opened, or DEFAULT_START;
+  // typing coordinates elsewhere moves it there
+  const [start, setStart] = useState<LatLong>(() => {
+    const known = current ?? agent.location.geoip
+    return known ? { lati: known.lati, long: known.long } : DEFAULT_START
+  })
+  const pick = (point: LatLong) => {
+    setPicked(point)
+    setTyped({ lati: String(point.lati), long: String(point.long) })
+  }
+  const [typed, setTyped] = useState({ lati: manual ? String(manual.lati) : '', long: manual ? String(manual.long) : '' })
+  const [typedErrors, setTypedErrors] = useState<{ lati?: string; long?: string }>({})
+  const applyTyped = () => {
+    const lati = parseCoordinate(typed.lati, 'lati')
+    const long = parseCoordinate(typed.long, 'long')
+    setTypedErrors({ lati: 'error' in lati ? lati.error : undefined, long: 'error' in long ? long.error : undefined })
+    if ('value' in lati && 'value' in long) {
+      const point = { lati: lati.value, long: long.value }
+      setPicked(point)
+      setStart(point)
+    }
+  }
   const modeButton = (value: 'geoip' | 'manual', label: string) => {
     const inUse = mode === value && !(value === 'manual' && picked)
     return (
@@ -260,14 +288,42 @@ function LocationCard({ data, organizationId }: { data: Data; organizationId: st
       </CardHeader>
       <CardContent className="flex flex-col gap-2">
         {showMap ? (
-          <WorldMap points={points} center={current} tileUrl={data.mapTileUrl} onPick={data.capabilities.canLocate ? setPicked : undefined} />
+          <LocationPicker start={start} points={points} tileUrl={data.mapTileUrl} onPick={data.capabilities.canLocate ? pick : undefined} />
         ) : (
-          <div className="aspect-[2/1] w-full animate-pulse rounded-md border bg-muted/40" />
+          <div className="h-72 w-full animate-pulse rounded-md border bg-muted/40" />
         )}
         <p className="text-xs text-muted-foreground">
           {current ? `${mode === 'manual' ? 'Manual' : 'Automatic'}: ${current.lati.toFixed(4)}, ${current.long.toFixed(4)}` : 'No location known yet.'}
-          {data.capabilities.canLocate ? (picked ? ' · New point picked: press Use Manual to save it.' : ' · Click the map to pick a manual location.') : null}
+          {data.capabilities.canLocate ? (picked ? ' · New point picked: press Use Manual to save it.' : ' · Click the map or type coordinates to pick a manual location.') : null}
         </p>
+        {data.capabilities.canLocate ? (
+          <form
+            className="flex flex-wrap items-start gap-2"
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault()
+              applyTyped()
+            }}
+          >
+            {(['lati', 'long'] as const).map((kind) => (
+              <label key={kind} className="flex w-36 flex-col gap-1 text-xs font-medium text-foreground/80">
+                {kind === 'lati' ? 'Latitude' : 'Longitude'}
+                <Input
+                  inputMode="decimal"
+                  className="h-8"
+                  value={typed[kind]}
+                  placeholder={kind === 'lati' ? '-90 to 90' : '-180 to 180'}
+                  aria-invalid={typedErrors[kind] ? true : undefined}
+                  onChange={(e) => setTyped((t) => ({ ...t, [kind]: e.target.value }))}
+                />
+                {typedErrors[kind] ? <span className="font-normal text-destructive">{typedErrors[kind]}</span> : null}
+              </label>
+            ))}
+            <Button type="submit" size="sm" variant="outline" className="mt-5">
+              Set Point
+            </Button>
+          </form>
+        ) : null}
       </CardContent>
     </Card>
   )

@@ -4,9 +4,7 @@ import { useState } from 'react'
 import { toast } from 'sonner'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { InlineEditField, toastError } from '~/components/inline-edit-field'
-import { MemberTags } from '~/components/member-tags'
-import { ProjectRoleSelect } from '~/components/projects/project-role-select'
-import { Badge } from '~/components/ui/badge'
+import { ProjectMembersTable } from '~/components/projects/project-members-table'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { ConfirmDialog } from '~/components/ui/dialog'
@@ -77,52 +75,7 @@ export default function ProjectSettings() {
           <CardDescription>Roles inherited from the organization or a parent project are read-only here; project roles apply to this project and its sub-projects.</CardDescription>
         </CardHeader>
         <CardContent className="p-0">
-          {members.length === 0 ? (
-            <p className="px-4 py-6 text-center text-sm text-muted-foreground">No project members.</p>
-          ) : (
-            <table className="w-full text-[13px]">
-              <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
-                <tr>
-                  <th className="px-4 py-2 font-medium">Member</th>
-                  <th className="px-4 py-2 font-medium">Inherited roles</th>
-                  <th className="px-4 py-2 font-medium">Project roles</th>
-                </tr>
-              </thead>
-              <tbody>
-                {members.map((m) => (
-                  <tr key={m.id} className="border-b align-top last:border-0" data-testid="project-member">
-                    <td className="px-4 py-2">
-                      <div className="flex items-center gap-1.5 font-medium">
-                        {m.name}
-                        <MemberTags isOwner={m.isOwner} isYou={m.id === currentUserId} />
-                      </div>
-                      <div className="text-xs text-muted-foreground">{m.email}</div>
-                    </td>
-                    <td className="px-4 py-2">
-                      <div className="flex flex-wrap gap-1">
-                        {m.inheritedRoles.length === 0 ? <span className="text-muted-foreground">—</span> : null}
-                        {m.inheritedRoles.map((r) => (
-                          <Badge key={`${r.roleId}-${r.scope}`} variant="secondary" title={`Inherited from ${r.scope}`}>
-                            {r.roleName} <span className="font-normal text-muted-foreground">· {r.scope}</span>
-                          </Badge>
-                        ))}
-                      </div>
-                    </td>
-                    <td className="px-4 py-2">
-                      <ProjectRoleSelect
-                        organizationId={organizationId}
-                        projectId={project.id}
-                        member={m}
-                        selected={m.projectRoles.map((r) => r.roleId)}
-                        roles={roles}
-                        canAssign={canAssign}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <ProjectMembersTable organizationId={organizationId} projectId={project.id} members={members} roles={roles} canAssign={canAssign} currentUserId={currentUserId} />
         </CardContent>
       </Card>
 

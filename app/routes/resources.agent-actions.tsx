@@ -20,7 +20,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return formAction(() => removeAgentFromOrganization(actor, { organizationId, agentId }), 'Agent removed')
   }
   if (intent === 'location') {
-    const manual = form.lati && form.long ? { lati: Number(form.lati), long: Number(form.long) } : undefined
+    // either coordinate given means both are meant: a missing or bad one is a 400, never silently ignored
+    const manual = form.lati || form.long ? { lati: form.lati ? Number(form.lati) : NaN, long: form.long ? Number(form.long) : NaN } : undefined
     return formAction(() => updateAgentLocation(actor, { organizationId, agentId, useLocationMode: form.useLocationMode, locationManual: manual }), 'Location updated')
   }
   return formAction(async () => {

@@ -17,6 +17,7 @@ const cell: Record<SortableColumn, (row: AgentTableRow) => unknown> = {
   version: (r) => r.version,
   lastSeen: (r) => r.lastSeen ?? 'Never',
   remoteConnect: (r) => r.remoteConnectionState,
+  health: (r) => r.weightedAlertsScore,
 }
 
 /**

@@ -118,3 +118,42 @@ describe('members page', () => {
     await guest.context.close()
   })
 })
+
+describe('user settings, Invites', () => {
+  it('lists the invites the user sent, resends one with a fresh link and revokes it', async () => {
+    const { context, page } = await newPage(browser, portal.url)
+    await signInAs(context, portal, DEMO_USERS.owner.email)
+    const recipient = `sent-${Date.now()}@e2e.test`
+    const roles = await portalDb(portal).then(async (db) => {
+      try {
+        return await db.role.findFirstOrThrow({ where: { name: 'Organization Viewer' }, select: { id: true } })
+      } finally {
+        await db.$disconnect()
+      }
+    })
+    const created = await page.request.post('/client/v1/organization/inviteCreate', { data: { organizationId: DEMO_ORG_ID, recipient, roleId: roles.id } })
+    expect(created.status()).toBe(200)
+    const firstLink = await latestInviteLink(recipient)
+
+    await page.goto('/settings/invites')
+    await page.waitForLoadState('networkidle')
+    const sent = page.getByRole('table', { name: 'Sent invites' })
+    const row = sent.getByRole('row', { name: new RegExp(recipient) })
+    await row.waitFor()
+    expect(await row.textContent()).toContain('Demo Live Events')
+    expect(await row.textContent()).toContain('Organization Viewer')
+    expect(await page.getByRole('heading', { name: 'Received invites' }).isVisible()).toBe(true)
+
+    await row.getByRole('button', { name: 'Resend' }).click()
+    await page.getByText('Invite resent').waitFor()
+    await expect.poll(() => latestInviteLink(recipient)).not.toBe(firstLink)
+
+    await row.getByRole('button', { name: 'Revoke' }).click()
+    const revoke = page.getByRole('alertdialog', { name: 'Revoke Invite' })
+    await expect(revoke.textContent()).resolves.toContain(`Are you sure you want to revoke the invitation to ${recipient}?`)
+    await revoke.getByRole('button', { name: 'Yes' }).click()
+    await row.waitFor({ state: 'detached' })
+    await page.getByText('No pending invites').waitFor()
+    await context.close()
+  })
+})

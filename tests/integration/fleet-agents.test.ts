@@ -129,6 +129,37 @@ describe('agents table', () => {
     expect(byLastSeen.rows[0].name).toBe('Agent 01')
   })
 
+  it('sorts by the weighted alerts score in SQL, the same formula as the Health column', async () => {
+    // [agent, alertsCount, alertsSeverity, deviationsCount, deviationsSeverity] -> 3^4=81; 5^3=125; 10^2+1=101; 2^4+2^1=18; 7^0=1
+    const fixtures: [string, number, number, number, number][] = [
+      ['Agent 11', 3, 2, 0, -1],
+      ['Agent 12', 5, 3, 0, -1],
+      ['Agent 13', 10, 4, 1, 6],
+      ['Agent 14', 2, 2, 2, 5],
+      ['Agent 15', 7, 6, 0, -1],
+    ]
+    for (const [name, alertsCount, alertsSeverity, deviationsCount, deviationsSeverity] of fixtures) {
+      await prisma.agent.update({ where: { id: agentIds[name] }, data: { alertsCount, alertsSeverity, deviationsCount, deviationsSeverity } })
+    }
+    try {
+      const worst = await agentsTable(owner, orgId, query({ sorting: [{ id: 'health', desc: true }], limit: 6 }))
+      expect(worst.rows[5]!.weightedAlertsScore).toBe(0)
+      worst.rows.pop()
+      expect(worst.rows.map((r) => [r.name, r.weightedAlertsScore])).toEqual([
+        ['Agent 12', 125],
+        ['Agent 13', 101],
+        ['Agent 11', 81],
+        ['Agent 14', 18],
+        ['Agent 15', 1],
+      ])
+      const best = await agentsTable(owner, orgId, query({ sorting: [{ id: 'health', desc: false }], limit: 30 }))
+      expect(best.rows.at(-1)!.name).toBe('Agent 12')
+      expect(best.rows.map((r) => r.weightedAlertsScore)).toEqual([...best.rows.map((r) => r.weightedAlertsScore)].sort((a, b) => a - b))
+    } finally {
+      await prisma.agent.updateMany({ where: { id: { in: fixtures.map(([name]) => agentIds[name]) } }, data: { alertsCount: 0, alertsSeverity: -1, deviationsCount: 0, deviationsSeverity: -1 } })
+    }
+  })
+
   it('counts the facets', async () => {
     const facets = await agentFacets(owner, orgId)
     expect(facets.product).toEqual([{ value: 'Helios', count: 15 }, { value: 'Tessera', count: 15 }])

@@ -4,7 +4,7 @@ import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS, Scope } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
 import { listAuditRecords } from '~/domain/audit/activity.server'
-import { acceptInvite, createOrganizationInvite, listMyInvites } from '~/domain/invites/invites.server'
+import { acceptInvite, createOrganizationInvite, listMyInvites, listSentInvites, revokeOrganizationInvite } from '~/domain/invites/invites.server'
 import { addOrganizationMember, listMembers, unassignUserRole } from '~/domain/members/members.server'
 import { checkUserRoles, createRole, deleteRole, updateRole } from '~/domain/roles/roles.server'
 import { prisma } from '~/utils/db.server'
@@ -103,6 +103,30 @@ describe('invites', () => {
     expect(access.can('project.update', f.stage.id)).toBe(true)
     expect((await prisma.invite.findUniqueOrThrow({ where: { id: inviteId } })).status).toBe('accepted')
     await expect(acceptInvite(guestActor, { inviteId, code })).rejects.toMatchObject({ status: 410 })
+  })
+})
+
+describe('sent invites (user settings, Invites)', () => {
+  it("lists only the user's own pending invites, with Resend/Revoke only while the user holds the invite right", async () => {
+    const f = await organization()
+    const colleague = await user('colleague')
+    const colleagueRight = await grant(colleague.id, f.org.id, DEFAULT_ROLE_IDS.orgAdmin)
+    const mine = await createOrganizationInvite(f.owner.actor, { organizationId: f.org.id, recipient: `mine-${++n}@rules.test`, roleId: DEFAULT_ROLE_IDS.orgViewer })
+    const theirs = await createOrganizationInvite(colleague.actor, { organizationId: f.org.id, recipient: `theirs-${++n}@rules.test`, roleId: DEFAULT_ROLE_IDS.orgViewer })
+
+    const ownerSent = (await listSentInvites(f.owner.actor)).invites
+    expect(ownerSent.map((i) => [i.id, i.organizationName, i.roleName, i.canManage])).toEqual([[mine.inviteId, f.org.name, 'Organization Viewer', true]])
+    expect((await listSentInvites(colleague.actor)).invites.map((i) => i.id)).toEqual([theirs.inviteId])
+
+    // Demoted to viewer, the colleague still sees the invite but may no longer manage it; the domain refuses too.
+    await prisma.accessRight.delete({ where: { id: colleagueRight.id } })
+    await grant(colleague.id, f.org.id, DEFAULT_ROLE_IDS.orgViewer)
+    expect((await listSentInvites(colleague.actor)).invites.map((i) => i.canManage)).toEqual([false])
+    await expect(revokeOrganizationInvite(colleague.actor, theirs.inviteId)).rejects.toMatchObject({ status: 403 })
+
+    // A revoked invite leaves the list.
+    await revokeOrganizationInvite(f.owner.actor, mine.inviteId)
+    expect((await listSentInvites(f.owner.actor)).invites).toEqual([])
   })
 })
 

@@ -43,6 +43,15 @@ describe('agent derived state', () => {
     expect(weightedAlertsScore({ alertsCount: 3, alertsSeverity: 2, deviationsCount: 2, deviationsSeverity: 5 })).toBe(83)
     expect(weightedAlertsScore({ alertsCount: 0, alertsSeverity: -1, deviationsCount: 0, deviationsSeverity: -1 })).toBe(0)
     expect(weightedAlertsScore({ alertsCount: 2, alertsSeverity: 4, deviationsCount: 0, deviationsSeverity: -1 })).toBe(4)
+    // 5 error alerts: 5^(6-3) = 125; 4 warning deviations: 4^(6-4) = 16
+    expect(weightedAlertsScore({ alertsCount: 5, alertsSeverity: 3, deviationsCount: 4, deviationsSeverity: 4 })).toBe(141)
+    // info weighs count^0 = 1 however many there are; a critical single alert 1^4 = 1
+    expect(weightedAlertsScore({ alertsCount: 7, alertsSeverity: 6, deviationsCount: 1, deviationsSeverity: 2 })).toBe(2)
+    // 2 critical alerts (16) outrank 10 warnings (100)? no: 10^2 = 100 > 2^4 = 16, the formula ranks volume too
+    expect(weightedAlertsScore({ alertsCount: 10, alertsSeverity: 4, deviationsCount: 0, deviationsSeverity: -1 })).toBe(100)
+    expect(weightedAlertsScore({ alertsCount: 2, alertsSeverity: 2, deviationsCount: 0, deviationsSeverity: -1 })).toBe(16)
+    // a count without a known severity carries no weight (a severity outside the scale is not guessed at)
+    expect(weightedAlertsScore({ alertsCount: 3, alertsSeverity: -1, deviationsCount: 3, deviationsSeverity: 9 })).toBe(0)
   })
 
   test('issues are active with a count, or briefly after their last report', () => {

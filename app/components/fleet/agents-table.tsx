@@ -187,7 +187,22 @@ export function AgentsTable({
             <Link to={`/organization/${organization.id}/agents/${row.original.id}`} className="font-medium hover:underline">
               {row.original.name}
             </Link>
+          </span>
+        ),
+      },
+      {
+        id: 'health',
+        header: header('health'),
+        cell: ({ row }) => (
+          <span className="flex items-center gap-2">
             <HealthCell {...row.original} />
+            {row.original.weightedAlertsScore ? (
+              <Tooltip content="Weighted alerts score: alert count ^ (6 - worst severity), plus the same for deviations">
+                <span className="font-mono text-[11px] text-muted-foreground" data-testid="health-score">
+                  {row.original.weightedAlertsScore}
+                </span>
+              </Tooltip>
+            ) : null}
           </span>
         ),
       },

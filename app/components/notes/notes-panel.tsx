@@ -9,6 +9,7 @@ import { Tooltip } from '~/components/ui/tooltip'
 import { DEFAULT_NOTE_COLOR } from '~/domain/notes/note-colors'
 import type { loader as notesLoader } from '~/routes/resources.notes'
 import { cn } from '~/utils/cn'
+import { CopyNoteLinkButton } from './copy-note-link'
 import {
   NOTE_COLOR_CLASSES,
   NoteActionButtons,
@@ -276,7 +277,10 @@ function OpenNotesPanel({ organizationId, guard, setDirty, close }: { organizati
                 </>
               ) : null}
             </dl>
-            <NoteActionButtons note={current} busy={mutation.busy} onEdit={() => setMode({ name: 'edit', id: current.id })} onAction={(intent) => act(current, intent)} />
+            <div className="flex flex-wrap items-center justify-between gap-1">
+              <NoteActionButtons note={current} busy={mutation.busy} onEdit={() => setMode({ name: 'edit', id: current.id })} onAction={(intent) => act(current, intent)} />
+              <CopyNoteLinkButton organizationId={organizationId} noteId={current.id} />
+            </div>
           </div>
         )}
       </div>

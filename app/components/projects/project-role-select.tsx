@@ -20,6 +20,7 @@ export function ProjectRoleSelect({
   selected,
   roles,
   canAssign,
+  onChanged,
 }: {
   organizationId: string
   projectId: string
@@ -27,6 +28,8 @@ export function ProjectRoleSelect({
   selected: string[]
   roles: RoleOption[]
   canAssign: boolean
+  /** after a change (the project dialog reloads its member list) */
+  onChanged?: () => void
 }) {
   const revalidator = useRevalidator()
   const [current, setCurrent] = useState(selected)
@@ -46,6 +49,7 @@ export function ProjectRoleSelect({
     } finally {
       setBusy(null)
       revalidator.revalidate()
+      onChanged?.()
     }
   }
 

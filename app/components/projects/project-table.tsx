@@ -9,6 +9,7 @@ import { Button } from '~/components/ui/button'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '~/components/ui/dropdown-menu'
 import { Tooltip } from '~/components/ui/tooltip'
 import { cn } from '~/utils/cn'
+import { ProjectDialog, type ProjectDialogTab } from './project-dialog'
 import { DeleteProjectDialog, NewProjectDialog } from './project-dialogs'
 
 /**
@@ -23,6 +24,16 @@ export function ProjectSystemsCell({ organizationId, project, tags }: { organiza
       {project.systemsCount} system{project.systemsCount === 1 ? '' : 's'}
     </span>
   )
+}
+
+/** A project anywhere in the tree (the dialog follows the list's latest data after a change). */
+function findProject(projects: ProjectNode[], id: string): ProjectNode | null {
+  for (const p of projects) {
+    if (p.id === id) return p
+    const inner = findProject(p.subRows, id)
+    if (inner) return inner
+  }
+  return null
 }
 
 function IconAction({ label, children }: { label: string; children: ReactNode }) {
@@ -54,6 +65,8 @@ export function ProjectTable({
   const [expanded, setExpanded] = useState<ExpandedState>(true)
   const [subProjectOf, setSubProjectOf] = useState<{ id: string; name: string } | null>(null)
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null)
+  /** the open project dialog: project, current tab, and the tab whose row button opened it (focus goes back there) */
+  const [dialog, setDialog] = useState<{ id: string; tab: ProjectDialogTab; opener: ProjectDialogTab } | null>(null)
 
   const columns = useMemo<ColumnDef<ProjectNode>[]>(
     () => [
@@ -104,17 +117,13 @@ export function ProjectTable({
               {p.canUpdate ? (
                 <>
                   <IconAction label="Members">
-                    <Button asChild variant="ghost" size="icon" className="size-7">
-                      <Link to={`${p.linkTo}/settings#membership`} aria-label={`Members of ${p.name}`}>
-                        <Users />
-                      </Link>
+                    <Button variant="ghost" size="icon" className="size-7" aria-label={`Members of ${p.name}`} data-dialog-opener={`${p.id}:members`} onClick={() => setDialog({ id: p.id, tab: 'members', opener: 'members' })}>
+                      <Users />
                     </Button>
                   </IconAction>
                   <IconAction label="Settings">
-                    <Button asChild variant="ghost" size="icon" className="size-7">
-                      <Link to={`${p.linkTo}/settings`} aria-label={`Settings of ${p.name}`}>
-                        <Settings />
-                      </Link>
+                    <Button variant="ghost" size="icon" className="size-7" aria-label={`Settings of ${p.name}`} data-dialog-opener={`${p.id}:settings`} onClick={() => setDialog({ id: p.id, tab: 'settings', opener: 'settings' })}>
+                      <Settings />
                     </Button>
                   </IconAction>
                 </>
@@ -208,6 +217,19 @@ export function ProjectTable({
             setSubProjectOf(null)
             onNewProjectOpenChange(false)
           }
+        }}
+      />
+      <ProjectDialog
+        organizationId={organizationId}
+        project={dialog ? findProject(projects, dialog.id) : null}
+        tab={dialog?.tab ?? 'members'}
+        onTabChange={(tab) => setDialog((d) => (d ? { ...d, tab } : d))}
+        onClose={() => {
+          // Back to the button that opened it, once the dialog's own focus handling is done; found again
+          // by its data attribute because a change made in the dialog re-renders the row's buttons.
+          const opener = dialog ? `[data-dialog-opener="${dialog.id}:${dialog.opener}"]` : null
+          setDialog(null)
+          setTimeout(() => opener && document.querySelector<HTMLElement>(opener)?.focus(), 50)
         }}
       />
       <DeleteProjectDialog organizationId={organizationId} project={deleting} onOpenChange={(open) => !open && setDeleting(null)} />

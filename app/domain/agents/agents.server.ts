@@ -105,8 +105,8 @@ export const updateLocationInput = z.object({
   useLocationMode: z.enum(['geoip', 'manual']),
   locationManual: z
     .object({
-      lati: z.number().min(-90, 'Latitude must be between -90 and 90').max(90, 'Latitude must be between -90 and 90'),
-      long: z.number().min(-180, 'Longitude must be between -180 and 180').max(180, 'Longitude must be between -180 and 180'),
+      lati: z.number({ invalid_type_error: 'Latitude must be a number', required_error: 'Latitude is required' }).min(-90, 'Latitude must be between -90 and 90').max(90, 'Latitude must be between -90 and 90'),
+      long: z.number({ invalid_type_error: 'Longitude must be a number', required_error: 'Longitude is required' }).min(-180, 'Longitude must be between -180 and 180').max(180, 'Longitude must be between -180 and 180'),
     })
     .optional(),
 })

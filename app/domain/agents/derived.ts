@@ -111,13 +111,25 @@ export function packetLoss(metrics: { dataSegsOut: number; dsackDups: number; to
   return `${Math.max(0, percent).toFixed(1)}%`
 }
 
+/** The severities that carry weight in the score, each with its exponent (info level minus the severity). */
+export const SCORE_EXPONENTS: readonly { severity: number; exponent: number }[] = [SEVERITY.critical, SEVERITY.error, SEVERITY.warning, SEVERITY.notice, SEVERITY.info].map(
+  (severity) => ({ severity, exponent: SEVERITY.info - severity }),
+)
+
+/** One half of the score: count^(info - severity); 0 without issues or with no known severity. */
+export function weightedPart(count: number, severity: number): number {
+  const step = SCORE_EXPONENTS.find((e) => e.severity === severity)
+  return count > 0 && step ? count ** step.exponent : 0
+}
+
 /**
- * Weighted alerts score (spec 9): alertCount^(info - worst alert severity) + the same for
- * deviations. A critical alert (2) weighs count^4, a notice (5) count^1; no issues score 0.
+ * Weighted alerts score (spec 01/02 section 9): alertCount^(info - worst alert severity) + the same
+ * for deviations. A critical alert (2) weighs count^4, a notice (5) count^1, info count^0 = 1; no
+ * issues score 0. The agents list sorts by the same formula in SQL (agents-table.server.ts builds it
+ * from SCORE_EXPONENTS), so the column and the order always agree.
  */
 export function weightedAlertsScore(s: { alertsCount: number; alertsSeverity: number; deviationsCount: number; deviationsSeverity: number }): number {
-  const part = (count: number, severity: number) => (count > 0 && severity !== NO_SEVERITY ? count ** (SEVERITY.info - severity) : 0)
-  return part(s.alertsCount, s.alertsSeverity) + part(s.deviationsCount, s.deviationsSeverity)
+  return weightedPart(s.alertsCount, s.alertsSeverity) + weightedPart(s.deviationsCount, s.deviationsSeverity)
 }
 
 // ---------------------------------------------------------------------------------- issues

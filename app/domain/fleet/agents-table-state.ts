@@ -23,6 +23,7 @@ export const SORTABLE_COLUMNS = [
   'version',
   'lastSeen',
   'remoteConnect',
+  'health',
 ] as const
 export type SortableColumn = (typeof SORTABLE_COLUMNS)[number]
 
@@ -124,6 +125,7 @@ export const COLUMN_LABELS: Record<SortableColumn, string> = {
   version: 'Version',
   lastSeen: 'Last Seen',
   remoteConnect: 'Remote Connect',
+  health: 'Health',
 }
 
 /** Visibility of every data column: the defaults overlaid with the URL's choices. */

@@ -1,12 +1,20 @@
 import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
-import { CONNECTED_WINDOW_MS } from '../agents/derived'
+import { CONNECTED_WINDOW_MS, SCORE_EXPONENTS } from '../agents/derived'
 import { prisma } from '~/utils/db.server'
 import { agentCore, agentSelect, canConnect, loadAgentExtras } from './agent-summary.server'
 import { type AgentFilters, type AgentTableQuery, type SortableColumn, CONNECTED_VALUES } from './agents-table-state'
 import { type FleetScope, loadFleetScope } from './scope.server'
 
 const sql = Prisma.sql
+
+/** weightedPart() of derived.ts as SQL: count^(info - severity) by repeated multiplication (no pow() needed). */
+function weightedPartSql(count: string, severity: string): Prisma.Sql {
+  const c = `a."${count}"`
+  const cases = SCORE_EXPONENTS.map(({ severity: level, exponent }) => `WHEN ${level} THEN ${exponent === 0 ? '1' : Array(exponent).fill(c).join(' * ')}`)
+  return Prisma.raw(`(CASE WHEN ${c} > 0 THEN (CASE a."${severity}" ${cases.join(' ')} ELSE 0 END) ELSE 0 END)`)
+}
+const healthSql = sql`(${weightedPartSql('alertsCount', 'alertsSeverity')} + ${weightedPartSql('deviationsCount', 'deviationsSeverity')})`
 
 /** SQL expressions of the sortable columns on Agent `a`; counts are correlated sub-queries on System's (agentId, key) index. */
 function sortExpressions(scope: FleetScope, connected: Prisma.Sql): Record<SortableColumn, Prisma.Sql> {
@@ -23,6 +31,7 @@ function sortExpressions(scope: FleetScope, connected: Prisma.Sql): Record<Sorta
     product: sql`a."product" COLLATE NOCASE`,
     version: sql`a."version"`,
     lastSeen: sql`a."lastSeen"`,
+    health: healthSql,
     // Connected first, then agent-side disabled, unavailable, unknown, not connected
     remoteConnect: sql`CASE WHEN NOT ${connected} THEN 4 WHEN a."tunnelStatus" = 'true' THEN 0 WHEN a."tunnelStatus" = 'false' THEN 1 WHEN a."tunnelStatus" IS NULL THEN 3 ELSE 2 END`,
   }

@@ -187,6 +187,31 @@ export async function listMyInvites(actor: Actor) {
 }
 
 /**
+ * User settings, Invites: the active invites the signed-in user sent, in every organization. Each
+ * says whether the user may still Resend and Revoke it (org.user.invite there, the same right
+ * resendOrganizationInvite and revokeOrganizationInvite enforce).
+ */
+export async function listSentInvites(actor: Actor) {
+  if (actor.kind !== 'user') throw notLoggedIn()
+  const rows = await prisma.invite.findMany({
+    where: { senderId: actor.userId, status: INVITE_STATUS.active },
+    include: { organization: { select: { name: true } } },
+    orderBy: { createdAt: 'desc' },
+  })
+  const described = await describeInvites(rows)
+  const rights = new Map<string, boolean>()
+  for (const organizationId of new Set(rows.map((r) => r.organizationId))) {
+    rights.set(
+      organizationId,
+      await getOrganizationAccess(actor, organizationId)
+        .then((a) => a.can('org.user.invite'))
+        .catch(() => false),
+    )
+  }
+  return { invites: described.map((invite, i) => ({ ...invite, organizationName: rows[i]!.organization.name, canManage: rights.get(invite.organizationId) ?? false })) }
+}
+
+/**
  * An invite the signed-in user may answer: addressed to their verified e-mail, still active, and
  * (when a link code is given) matching that code.
  */

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { Link, useLoaderData, useParams } from '@remix-run/react'
+import { Link, useLoaderData, useLocation, useNavigate, useParams } from '@remix-run/react'
 import {
   createColumnHelper,
   flexRender,
@@ -10,8 +10,9 @@ import {
   type SortingState,
 } from '@tanstack/react-table'
 import { ArrowDown, ArrowUp, Search, StickyNote } from 'lucide-react'
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { CopyNoteLinkButton, noteHref } from '~/components/notes/copy-note-link'
 import {
   NOTE_COLOR_CLASSES,
   NoteActionButtons,
@@ -25,16 +26,24 @@ import { Badge } from '~/components/ui/badge'
 import { DateTime } from '~/components/ui/date-time'
 import { ConfirmDialog, Dialog } from '~/components/ui/dialog'
 import { Input } from '~/components/ui/input'
-import { listNotes } from '~/domain/notes/notes.server'
+import { getNote, listNotes } from '~/domain/notes/notes.server'
 import { noteExcerpt } from '~/domain/notes/note-text'
 import { cn } from '~/utils/cn'
 import { domainCall } from '~/utils/errors.server'
 import { requireOrgPermission } from '~/utils/org-route.server'
 
-/** Needs org.view; without note.list the domain refuses and the page shows Access denied. */
+/**
+ * Needs org.view; without note.list the domain refuses and the page shows Access denied.
+ * /notes/{noteId} (a shared or bookmarked note link) opens that note: it must belong to this
+ * organization and the user needs note.view, else Not found / Access denied inside the shell.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireOrgPermission(request, params.organizationId, 'org.view')
-  return domainCall(() => listNotes(actor, params.organizationId!))
+  const organizationId = params.organizationId!
+  return domainCall(async () => {
+    const opened = params.noteId ? await getNote(actor, organizationId, params.noteId) : null
+    return { ...(await listNotes(actor, organizationId)), openedId: opened?.id ?? null }
+  })
 }
 
 export const handle = { breadcrumb: () => ({ label: 'Notes', to: '.' }) }
@@ -47,7 +56,21 @@ export default function NotesPage() {
   const [query, setQuery] = useState('')
   const [showArchived, setShowArchived] = useState(false)
   const [sorting, setSorting] = useState<SortingState>([{ id: 'updated', desc: true }])
-  const [opened, setOpened] = useState<{ id: string; editing: boolean } | null>(null)
+  // The opened note lives in the URL (/notes/{noteId}) so its address can be shared and bookmarked;
+  // whether it opens in the edit form travels in the navigation's state.
+  const navigate = useNavigate()
+  const location = useLocation()
+  const openedId = useParams().noteId ?? null
+  const [editing, setEditing] = useState(false)
+  const editRequested = Boolean((location.state as { edit?: boolean } | null)?.edit)
+  useEffect(() => setEditing(editRequested), [location.key, editRequested])
+  const open = useCallback(
+    (id: string, edit: boolean) => navigate(noteHref(organizationId, id), { preventScrollReset: true, state: { edit } }),
+    [navigate, organizationId],
+  )
+  const opened = openedId ? { id: openedId, editing } : null
+  const setOpened = (next: { id: string; editing: boolean } | null) =>
+    next ? open(next.id, next.editing) : navigate(`/organization/${organizationId}/notes`, { preventScrollReset: true })
   const visible = useMemo(() => (showArchived ? notes : notes.filter((n) => !n.archived)), [notes, showArchived])
   const archivedCount = notes.filter((n) => n.archived).length
 
@@ -56,7 +79,7 @@ export default function NotesPage() {
       column.accessor('content', {
         header: 'Note',
         cell: ({ row }) => (
-          <button type="button" className="flex max-w-md items-start gap-2 text-left hover:underline" onClick={() => setOpened({ id: row.original.id, editing: false })}>
+          <button type="button" className="flex max-w-md items-start gap-2 text-left hover:underline" onClick={() => open(row.original.id, false)}>
             <span className={cn('mt-1 size-2.5 shrink-0 rounded-full', NOTE_COLOR_CLASSES[row.original.color].swatch)} aria-label={row.original.color} />
             <span className="line-clamp-2">{noteExcerpt(row.original.content, 140)}</span>
           </button>
@@ -85,10 +108,10 @@ export default function NotesPage() {
       column.display({
         id: 'actions',
         header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row }) => <RowActions note={row.original} onEdit={() => setOpened({ id: row.original.id, editing: true })} />,
+        cell: ({ row }) => <RowActions note={row.original} onEdit={() => open(row.original.id, true)} />,
       }),
     ],
-    [],
+    [open],
   )
 
   const table = useReactTable({
@@ -119,7 +142,7 @@ export default function NotesPage() {
           text="Get started by creating a new note. Open the notes panel on any page of this organization (the notes button in the header, or the key 'n')."
         />
       ) : (
-        <div className="rounded-lg border bg-card shadow-sm">
+        <div className="overflow-x-auto rounded-lg border bg-card shadow-sm">
           <div className="flex flex-wrap items-center gap-3 border-b px-3 py-2">
             <div className="relative w-72">
               <Search className="pointer-events-none absolute left-2 top-2 size-4 text-muted-foreground" />
@@ -180,7 +203,7 @@ export default function NotesPage() {
           note={current}
           organizationId={organizationId}
           editing={opened!.editing}
-          onEditingChange={(editing) => setOpened({ id: current.id, editing })}
+          onEditingChange={setEditing}
           onClose={() => setOpened(null)}
         />
       ) : null}
@@ -249,7 +272,19 @@ function NoteDialog({
             <p className="text-xs text-muted-foreground">
               {note.authorName} · created <DateTime value={note.created} /> · updated <DateTime value={note.updated} />
             </p>
-            <NoteActionButtons note={note} busy={mutation.busy} onEdit={() => onEditingChange(true)} onAction={(intent) => mutation.submit(intent, { noteId: note.id })} />
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <NoteActionButtons
+                note={note}
+                busy={mutation.busy}
+                onEdit={() => onEditingChange(true)}
+                onAction={(intent) => {
+                  // leave /notes/{noteId} first: revalidating a deleted note's address would be a Not found
+                  if (intent === 'delete') onClose()
+                  mutation.submit(intent, { noteId: note.id })
+                }}
+              />
+              <CopyNoteLinkButton organizationId={organizationId} noteId={note.id} />
+            </div>
           </div>
         )}
       </Dialog>
