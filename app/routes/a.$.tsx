@@ -1,7 +1,8 @@
 import { redirect, type LoaderFunctionArgs } from '@remix-run/node'
+import { safeRedirect } from '~/utils/safe-redirect'
 
-/** Paths starting with /a/ redirect to the same path without the /a prefix. */
+/** Paths starting with /a/ redirect to the same path without the /a prefix (never to another host). */
 export function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url)
-  return redirect(url.pathname.replace(/^\/a(?=\/)/, '') + url.search, 301)
+  return redirect(safeRedirect(url.pathname.replace(/^\/a(?=\/)/, '') + url.search), 301)
 }

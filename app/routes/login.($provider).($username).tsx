@@ -18,7 +18,8 @@ import { startGoogleSignIn } from '~/domain/auth/google.server'
 import { failedPasswordRules, isValidEmail } from '~/domain/auth/password-rules'
 import { DomainError } from '~/domain/errors'
 import { useRootData } from '~/root'
-import { commitSessionCookie, getCurrentUser, requestInfo, safeRedirect } from '~/utils/auth.server'
+import { commitSessionCookie, getCurrentUser, requestInfo } from '~/utils/auth.server'
+import { safeRedirect } from '~/utils/safe-redirect'
 import { formAction, type ActionFailure, type ActionSuccess } from '~/utils/errors.server'
 import { googleSignInCookie } from '~/utils/google-auth.server'
 
@@ -69,7 +70,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     signedIn: current ? { name: current.user.name, email: current.user.email } : null,
     prefillEmail: provider === 'email' && username ? username : '',
-    redirectTo: redirectTo ?? '',
+    redirectTo: redirectTo ? safeRedirect(redirectTo) : '',
     error,
     notice: notice && notice in NOTICES ? (notice as keyof typeof NOTICES) : null,
   }
@@ -147,7 +148,7 @@ export default function LoginPage() {
       ) : null}
 
       {data.signedIn ? (
-        <SignedIn user={data.signedIn} continueTo={safeClientRedirect(data.redirectTo)} />
+        <SignedIn user={data.signedIn} continueTo={safeRedirect(data.redirectTo)} />
       ) : mode === 'create' ? (
         <CreateAccountForm
           email={email}
@@ -190,8 +191,6 @@ export default function LoginPage() {
     </AuthCard>
   )
 }
-
-const safeClientRedirect = (target: string) => (target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/\\') ? target : '/')
 
 function SignedIn({ user, continueTo }: { user: { name: string; email: string }; continueTo: string }) {
   return (

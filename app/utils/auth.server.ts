@@ -65,8 +65,5 @@ export async function requireSiteAdmin(request: Request): Promise<CurrentUser> {
   return current
 }
 
-/** Only same-site relative paths are followed after sign-in (no open redirects). */
-export function safeRedirect(target: string | null | undefined, fallback = '/'): string {
-  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return fallback
-  return target
-}
+/** Only same-origin relative paths are followed (no open redirects): see safe-redirect.ts. */
+export { safeRedirect } from './safe-redirect'
