@@ -22,6 +22,7 @@ import { commitSessionCookie, getCurrentUser, requestInfo } from '~/utils/auth.s
 import { safeRedirect } from '~/utils/safe-redirect'
 import { formAction, type ActionFailure, type ActionSuccess } from '~/utils/errors.server'
 import { googleSignInCookie } from '~/utils/google-auth.server'
+import { readForm } from '~/utils/form.server'
 
 const LOGIN_TITLE = 'Sign in or create an account'
 export const meta: MetaFunction = () => [{ title: LOGIN_TITLE }]
@@ -85,7 +86,7 @@ const actionInput = z.discriminatedUnion('intent', [
 ])
 
 export async function action({ request }: ActionFunctionArgs) {
-  const parsed = actionInput.safeParse(Object.fromEntries(await request.formData()))
+  const parsed = actionInput.safeParse(await readForm(request))
   if (!parsed.success) return data<ActionFailure>({ ok: false, code: 'invalid-argument', message: 'Invalid request', issues: [] }, { status: 400 })
   const input = parsed.data
   const info = requestInfo(request)
@@ -93,7 +94,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case 'login':
       return formAction(async () => {
         const session = await signInWithPassword(input, info)
-        throw redirect(safeRedirect(input.redirect), { headers: { 'Set-Cookie': await commitSessionCookie(session.token, session.expiresAt) } })
+        throw redirect(safeRedirect(input.redirect), { headers: { 'Set-Cookie': await commitSessionCookie(session.token, session.expiresAt, request) } })
       })
     case 'create':
       return formAction(() => {

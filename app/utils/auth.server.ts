@@ -27,12 +27,18 @@ export async function readSessionToken(request: Request): Promise<string | null>
   return typeof value === 'string' ? value : null
 }
 
-export async function commitSessionCookie(token: string, expires: Date) {
-  return sessionCookie.serialize(token, { expires })
+/** Set by the server (request-guards.ts): the scheme the browser used, through trusted proxies only. */
+export const CLIENT_PROTO_HEADER = 'x-pixelfleet-client-proto'
+
+/** Secure cookies when PUBLIC_URL is https or the browser reached us over TLS (TRUST_PROXY). */
+const secureFor = (request?: Request) => getConfig().publicUrl.startsWith('https:') || request?.headers.get(CLIENT_PROTO_HEADER) === 'https'
+
+export async function commitSessionCookie(token: string, expires: Date, request?: Request) {
+  return sessionCookie.serialize(token, { expires, secure: secureFor(request) })
 }
 
-export async function clearSessionCookie() {
-  return sessionCookie.serialize('', { maxAge: 0 })
+export async function clearSessionCookie(request?: Request) {
+  return sessionCookie.serialize('', { maxAge: 0, secure: secureFor(request) })
 }
 
 export type CurrentUser = { user: User; actor: UserActor }

@@ -3,11 +3,12 @@
  * answer nor by their timing. Timing is checked deterministically (the unknown-account path runs
  * an argon2 verification too) and by medians with a generous ratio bound (no absolute times).
  */
+import type * as Argon2 from '@node-rs/argon2'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 
 const verifyCalls = vi.hoisted(() => ({ count: 0 }))
 vi.mock('@node-rs/argon2', async (importOriginal) => {
-  const original = await importOriginal<typeof import('@node-rs/argon2')>()
+  const original = await importOriginal<typeof Argon2>()
   return {
     ...original,
     verify: (...args: Parameters<typeof original.verify>) => {
