@@ -39,7 +39,12 @@ export const configSchema = z.object({
   FEATURE_DASHBOARDS: flag.default('false'),
   /** optional XYZ tile server for the agent location map, e.g. https://tiles.example.com/{z}/{x}/{y}.png; the default offline map needs none */
   MAP_TILE_URL: z.string().regex(/\{z\}.*\{x\}.*\{y\}/, 'MAP_TILE_URL must contain {z}, {x} and {y}').optional(),
-  SEED_DEMO: flag.default('true'),
+  /** the demo data; `npm start` (--demo) defaults it to true, production (`start:prod`) to false (server/safe-defaults.ts) */
+  SEED_DEMO: flag.default('false'),
+  /** first start: creates this site administrator when no account has the address */
+  ADMIN_EMAIL: z.string().email('ADMIN_EMAIL must be an e-mail address').optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  ADMIN_NAME: z.string().default('Site Administrator'),
   SIMULATOR_AGENTS: z.coerce.number().int().min(0, 'SIMULATOR_AGENTS must be 0 or more').default(6),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** reverse proxies whose X-Forwarded-For/Proto are believed: a hop count or a CIDR list (docs/decisions/007) */
