@@ -89,7 +89,7 @@ describe('web security against the running portal', () => {
   it('refuses cross-site POSTs by Origin, then Referer, whatever other headers say', async () => {
     const cookie = await cookieFor('member@demo.pixelfleet.io')
     const form = { 'content-type': 'application/x-www-form-urlencoded', cookie }
-    const refused = [
+    const refused: Record<string, string>[] = [
       { referer: 'http://evil.example/page' },
       { origin: 'http://evil.example', authorization: 'Basic YTpi' },
       { origin: 'null' },

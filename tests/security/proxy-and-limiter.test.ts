@@ -20,7 +20,7 @@ afterAll(() => servers.forEach((s) => s.close()))
 /** A web server with the portal's client-info guard that echoes what the app would see. */
 async function echoServer(trustProxy: string) {
   const app = express()
-  app.set('trust proxy', loadConfig({ TRUST_PROXY: trustProxy }).TRUST_PROXY)
+  app.set('trust proxy', loadConfig({ NODE_ENV: 'test', TRUST_PROXY: trustProxy }).TRUST_PROXY)
   app.use(clientInfoMiddleware())
   app.get('/', (req, res) => res.json({ ip: req.headers[CLIENT_IP_HEADER], proto: req.headers[CLIENT_PROTO_HEADER] }))
   const server = http.createServer(app)
@@ -38,7 +38,7 @@ describe('TRUST_PROXY', () => {
     expect(parseTrustProxy('')).toBe(false)
     expect(parseTrustProxy('1')).toBe(1)
     expect(parseTrustProxy('10.0.0.0/8, loopback')).toEqual(['10.0.0.0/8', 'loopback'])
-    for (const bad of ['true', '11', 'not-an-address', '10.0.0.0/99']) expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(ConfigError)
+    for (const bad of ['true', '11', 'not-an-address', '10.0.0.0/99']) expect(() => loadConfig({ NODE_ENV: 'test', TRUST_PROXY: bad }), bad).toThrow(ConfigError)
   })
 
   it('ignores forwarded headers by default and honours them only from trusted hops', async () => {
