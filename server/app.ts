@@ -5,7 +5,7 @@ import { type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
 import { type Config } from './config'
-import { clientInfoMiddleware, csrfMiddleware, remixHandler } from './request-guards'
+import { clientInfoMiddleware, csrfMiddleware, pathGuard, remixHandler } from './request-guards'
 
 export type WebServer = { server: http.Server; port: number; close: () => Promise<void> }
 
@@ -20,6 +20,7 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
   app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res) }))
 
   app.use(clientInfoMiddleware())
+  app.use(pathGuard())
   app.use(csrfMiddleware(() => config.publicUrl))
 
   let build: ServerBuild | (() => Promise<ServerBuild>)

@@ -28,6 +28,27 @@ export function clientInfoMiddleware(): express.RequestHandler {
   }
 }
 
+/**
+ * A path with a NUL or broken percent-encoding is no page of ours; refusing it here keeps such ids
+ * from reaching route loaders and the database (where a NUL byte made a 500).
+ */
+export function pathGuard(): express.RequestHandler {
+  return (req, res, next) => {
+    let decoded: string
+    try {
+      decoded = decodeURIComponent(req.path)
+    } catch {
+      decoded = '\0'
+    }
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(decoded)) {
+      res.status(400).json({ code: 'invalid-argument', message: 'The address contains invalid characters' })
+      return
+    }
+    next()
+  }
+}
+
 const originOf = (value: string) => {
   try {
     const url = new URL(value)
@@ -66,11 +87,20 @@ export function csrfMiddleware(publicUrl: () => string): express.RequestHandler 
 
 class PayloadTooLargeError extends Error {}
 
+const refused = new WeakSet<express.Request>()
+
+/**
+ * Answers 413 straight on the socket and stops reading: Node's own response path would either read
+ * the rest of the upload (keep-alive) or reset the connection at once (Connection: close), which
+ * loses the answer while the client is still sending. The connection is closed a moment later.
+ */
 function refuseTooLarge(req: express.Request, res: express.Response) {
-  if (res.headersSent) return
-  res.status(413).set('Connection', 'close').json({ code: 'payload-too-large', message: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB` })
-  // Stop reading the rest of an oversized upload: close the connection once the answer is out.
-  res.once('finish', () => setTimeout(() => req.socket.destroy(), 50).unref())
+  if (refused.has(req) || res.headersSent) return
+  refused.add(req)
+  const body = JSON.stringify({ code: 'payload-too-large', message: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB` })
+  req.pause()
+  req.socket.write(`HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  setTimeout(() => req.socket.destroy(), 1000).unref()
 }
 
 /**
@@ -99,7 +129,7 @@ export function remixHandler(build: ServerBuild | (() => Promise<ServerBuild>), 
         request = new Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body: limited, duplex: 'half' } as RequestInit)
       }
       const response = await handle(request)
-      if (res.headersSent) {
+      if (res.headersSent || refused.has(req)) {
         await response.body?.cancel().catch(() => undefined)
         return
       }
