@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react'
 import { MailCheck } from 'lucide-react'
 import { AuthCard, AuthErrorBox } from '~/components/auth/auth-card'
@@ -32,7 +32,7 @@ export async function action({ params }: ActionFunctionArgs) {
     await verifyEmail(email, params.code)
   } catch (error) {
     if (!(error instanceof DomainError)) throw error
-    return { error: { code: error.code, message: error.message } }
+    return data({ error: { code: error.code, message: error.message } }, { status: error.status })
   }
   throw redirect(`/login/email/${encodeURIComponent(email)}?notice=verified`)
 }
