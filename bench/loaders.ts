@@ -53,7 +53,7 @@ function report(name: string, samples: number[], targetMs: number) {
 async function firstMeaningfulPaint(cookieToken: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', MQTT_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', DATABASE_URL: DB_URL, SEED_DEMO: 'false', SIMULATOR_AGENTS: '0', LOG_LEVEL: 'warn' },
+    env: { ...process.env, NODE_ENV: 'production', PORT: '0', MQTT_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', DATABASE_URL: DB_URL, SEED_DEMO: 'false', PROVISIONING_KEY: 'bench-provisioning-key', SIMULATOR_AGENTS: '0', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -4,6 +4,7 @@
  */
 import { pathToFileURL } from 'node:url'
 import { Command, CommanderError } from 'commander'
+import { registerAdminCommands } from './commands/admin'
 import { registerAgentsCommands } from './commands/agents'
 import { registerAuthCommands } from './commands/auth'
 import { registerEnrollCommand } from './commands/enroll'
@@ -28,6 +29,7 @@ export function createProgram(): Command {
   registerEnrollCommand(program)
   registerAgentsCommands(program)
   registerSimulateCommand(program)
+  registerAdminCommands(program)
   // --url and --json are accepted after the command name too (`pixelfleet agents list --json`).
   for (const command of leafCommands(program)) {
     if (command.name() === 'simulate') continue

@@ -1,46 +1,29 @@
 import http from 'node:http'
 import { type AddressInfo, type Server } from 'node:net'
 import path from 'node:path'
-import { createRequestHandler } from '@remix-run/express'
 import { type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
 import { type Config } from './config'
+import { clientInfoMiddleware, csrfMiddleware, pathGuard, remixHandler } from './request-guards'
 import { securityHeaders } from './security-headers'
 
 export type WebServer = { server: http.Server; port: number; close: () => Promise<void> }
 
-const CLIENT_IP_HEADER = 'x-pixelfleet-client-ip'
-
 /**
- * The web server: Remix (production build, or Vite middleware with --dev), static assets, and
- * a same-origin check on every state-changing request (CSRF defence beside SameSite cookies).
+ * The web server: Remix (production build, or Vite middleware with --dev), static assets,
+ * and the request guards of request-guards.ts (client address, cross-site check, body cap).
  */
 export async function startWebServer(config: Config, options: { dev: boolean; root: string }): Promise<WebServer> {
   const app = express()
   app.disable('x-powered-by')
-  app.set('trust proxy', false)
+  app.set('trust proxy', config.TRUST_PROXY)
   app.use(securityHeaders(config, options))
   app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res) }))
 
-  app.use((req, res, next) => {
-    req.headers[CLIENT_IP_HEADER] = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '')
-    if (!['GET', 'HEAD', 'OPTIONS'].includes(req.method) && req.headers.origin && !req.headers.authorization) {
-      const origin = req.headers.origin
-      const host = req.headers.host
-      let sameOrigin = false
-      try {
-        sameOrigin = new URL(origin).host === host || origin === config.publicUrl
-      } catch {
-        sameOrigin = false
-      }
-      if (!sameOrigin) {
-        res.status(403).json({ code: 'csrf', message: 'Cross-site request refused' })
-        return
-      }
-    }
-    next()
-  })
+  app.use(clientInfoMiddleware())
+  app.use(pathGuard())
+  app.use(csrfMiddleware(() => config.publicUrl))
 
   let build: ServerBuild | (() => Promise<ServerBuild>)
   let closeVite: (() => Promise<void>) | undefined
@@ -56,7 +39,7 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
     app.use(express.static(path.join(buildDir, 'client'), { maxAge: '1h' }))
     build = (await import(path.join(buildDir, 'server/index.js'))) as ServerBuild
   }
-  app.all('*', createRequestHandler({ build, mode: options.dev ? 'development' : 'production', getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }) }))
+  app.all('*', remixHandler(build, options.dev ? 'development' : 'production', (_req, res) => ({ cspNonce: res.locals.cspNonce as string })))
 
   const server = http.createServer(app)
   await listen(server, config.PORT, config.HOST, 'PORT')

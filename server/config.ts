@@ -1,3 +1,4 @@
+import proxyAddr from 'proxy-addr'
 import { z } from 'zod'
 import { DEFAULT_PROVISIONING_KEY } from '../broker/protocol'
 import { resolveDatabaseUrl } from './database-url'
@@ -47,10 +48,46 @@ export const configSchema = z.object({
   FEATURE_DASHBOARDS: flag.default('false'),
   /** optional XYZ tile server for the agent location map, e.g. https://tiles.example.com/{z}/{x}/{y}.png; the default offline map needs none */
   MAP_TILE_URL: z.string().regex(/\{z\}.*\{x\}.*\{y\}/, 'MAP_TILE_URL must contain {z}, {x} and {y}').optional(),
-  SEED_DEMO: flag.default('true'),
+  /** the demo data; `npm start` (--demo) defaults it to true, production (`start:prod`) to false (server/safe-defaults.ts) */
+  SEED_DEMO: flag.default('false'),
+  /** first start: creates this site administrator when no account has the address */
+  ADMIN_EMAIL: z.string().email('ADMIN_EMAIL must be an e-mail address').optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  ADMIN_NAME: z.string().default('Site Administrator'),
   SIMULATOR_AGENTS: z.coerce.number().int().min(0, 'SIMULATOR_AGENTS must be 0 or more').default(6),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** reverse proxies whose X-Forwarded-For/Proto are believed: a hop count or a CIDR list (docs/decisions/007) */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value)
+      if (parsed === undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'TRUST_PROXY must be false, a hop count (1) or a comma-separated list of addresses/CIDR ranges (10.0.0.0/8, loopback)' })
+      return parsed ?? false
+    }),
 })
+
+/**
+ * TRUST_PROXY: `false`/`0` (default: the socket address is the client), a hop count `1`..`10`, or
+ * a comma-separated list of proxy addresses, CIDR ranges and proxy-addr's names (loopback,
+ * linklocal, uniquelocal). `true` (trust any hop) is refused: anyone could then set their address.
+ */
+export function parseTrustProxy(raw: string): false | number | string[] | undefined {
+  const value = raw.trim()
+  if (['', 'false', '0', 'off', 'no'].includes(value.toLowerCase())) return false
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value)
+    return hops >= 1 && hops <= 10 ? hops : undefined
+  }
+  const list = value.split(',').map((v) => v.trim()).filter(Boolean)
+  if (list.length === 0) return undefined
+  try {
+    proxyAddr.compile(list)
+  } catch {
+    return undefined
+  }
+  return list
+}
 
 export type Config = z.infer<typeof configSchema> & { publicUrl: string; relayPublicUrl: string }
 

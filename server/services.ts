@@ -4,6 +4,7 @@ import { setConfig } from '../app/utils/env.server'
 import { disconnectDatabase, tuneDatabase } from '../app/utils/db.server'
 import { seedDemo } from '../prisma/seed-data'
 import { startNotificationDelivery } from '../app/domain/notifications/delivery.server'
+import { startMailSender } from '../app/domain/mail/mail-sender.server'
 import { brokerLogger, startBroker } from '../broker/broker.server'
 import { startRelay } from '../relay/relay.server'
 import { startDemoFleet } from '../simulator/demo.server'
@@ -44,6 +45,7 @@ export async function startServices(config: Config, options: { dev: boolean; roo
     setConfig(config)
   }
   const notifications = startNotificationDelivery()
+  const mailSender = startMailSender()
   // The demo organization gets live simulated agents (SIMULATOR_AGENTS=0 turns this off).
   const demoFleet =
     config.SIMULATOR_AGENTS > 0 && (options.seed ?? config.SEED_DEMO)
@@ -66,6 +68,7 @@ export async function startServices(config: Config, options: { dev: boolean; roo
       await broker.close()
       await web.close()
       await notifications.stop()
+      await mailSender.stop()
       await disconnectDatabase()
     },
   }

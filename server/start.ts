@@ -5,21 +5,28 @@ import { fileURLToPath } from 'node:url'
 import { buildApp, buildIsStale } from './build'
 import { ConfigError, loadConfig } from './config'
 import { migrateDatabase } from './migrate'
+import { DatabaseInUseError, lockDatabase } from './db-lock'
 import { PortInUseError } from './app'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const dev = process.argv.includes('--dev')
+// `npm start` / `npm run dev` are the demo: SEED_DEMO defaults to true there (not in start:prod).
+if (process.argv.includes('--demo') && !process.env.SEED_DEMO) process.env.SEED_DEMO = 'true'
 
 async function main() {
   process.env.NODE_ENV ??= dev ? 'development' : 'production'
   const config = loadConfig()
   const started = Date.now()
+  // Before anything touches the database: a second process on it stops here with one clear line.
+  const releaseLock = lockDatabase(config.DATABASE_URL)
   await migrateDatabase(config.DATABASE_URL, root)
   // PIXELFLEET_SKIP_BUILD=1 (tests) keeps an existing build even when sources are newer.
   if (!dev && buildIsStale(root, process.env.PIXELFLEET_SKIP_BUILD === '1')) {
     console.log('Building the web app (first start or sources changed)...')
     await buildApp(root)
   }
+  const { applySafeDefaults } = await import('./safe-defaults')
+  await applySafeDefaults(config)
   const { startServices } = await import('./services')
   const services = await startServices(config, { dev, root })
   console.log(
@@ -32,6 +39,7 @@ async function main() {
     stopping = true
     console.log(`${signal}: shutting down...`)
     await services.close()
+    releaseLock()
     process.exit(0)
   }
   process.on('SIGINT', () => void stop('SIGINT'))
@@ -39,7 +47,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof PortInUseError) console.error(error.message)
+  if (error instanceof ConfigError || error instanceof PortInUseError || error instanceof DatabaseInUseError) console.error(error.message)
   else console.error(error instanceof Error && !process.env.DEBUG ? `Pixelfleet failed to start: ${error.stack ?? error.message}` : error)
   process.exit(1)
 })

@@ -15,6 +15,7 @@ import { clearSiteMessages, createSiteMessage, listSiteMessages } from '~/domain
 import { SITE_MESSAGE_TYPES } from '~/domain/site/site-message-types'
 import { requireSiteAdmin } from '~/utils/auth.server'
 import { domainCall, formAction, type ActionFailure } from '~/utils/errors.server'
+import { badRequest, readForm } from '~/utils/form.server'
 
 export const handle = { breadcrumb: () => ({ label: 'General', to: '/admin/site' }) }
 
@@ -28,8 +29,10 @@ const intent = z.enum(['add', 'clear'])
 
 export async function action({ request }: ActionFunctionArgs) {
   const { actor } = await requireSiteAdmin(request)
-  const form = Object.fromEntries(await request.formData())
-  if (intent.parse(form.intent) === 'clear') return formAction(() => clearSiteMessages(actor), 'All messages removed')
+  const form = await readForm(request)
+  const parsed = intent.safeParse(form.intent)
+  if (!parsed.success) return badRequest("Unknown action: send intent 'add' or 'clear'")
+  if (parsed.data === 'clear') return formAction(() => clearSiteMessages(actor), 'All messages removed')
   return formAction(() => createSiteMessage(actor, form), 'Message added')
 }
 

@@ -21,6 +21,7 @@ const links = [
   ['/admin/roles', 'Roles'],
   ['/admin/agents', 'Agents'],
   ['/admin/sessions', 'Sessions'],
+  ['/admin/mail', 'Mail'],
   ['/admin/utility', 'Utility'],
 ] as const
 

@@ -12,6 +12,7 @@ import { parseJson } from '~/utils/db.server'
 import { requireSiteAdmin } from '~/utils/auth.server'
 import { domainCall, formAction, type ActionFailure, type ActionSuccess } from '~/utils/errors.server'
 import { useDebouncedCallback } from '~/utils/use-debounced-callback'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = () => [{ title: 'Utility Functions · Admin · Pixelfleet' }]
 export const handle = { breadcrumb: () => ({ label: 'Utility Functions', to: '/admin/utility' }) }
@@ -26,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { actor } = await requireSiteAdmin(request)
-  const form = await request.formData()
+  const form = await readFormData(request)
   return formAction(() => setSelfEnrollTargets(actor, { targets: parseJson(String(form.get('targets') ?? ''), null) }), 'Self-enroll targets saved')
 }
 

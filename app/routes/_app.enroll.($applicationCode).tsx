@@ -23,6 +23,7 @@ import {
 import { enrollAgent, listEnrollmentTargets, lookupApplication, type ApplicationLookup } from '~/domain/agents/enrollment.server'
 import { requireUser } from '~/utils/auth.server'
 import { formAction, type ActionFailure } from '~/utils/errors.server'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = () => [{ title: 'Enroll Agent | Pixelfleet' }]
 export const handle = { breadcrumb: () => ({ label: 'Enroll Agent', to: '.' }) }
@@ -48,7 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { actor } = await requireUser(request)
-  const form = await request.formData()
+  const form = await readFormData(request)
   const text = (name: string) => {
     const value = form.get(name)
     return typeof value === 'string' ? value : undefined

@@ -14,6 +14,7 @@ import { listSubscriptionTree, testNotification, updateSubscription, type Subscr
 import { requireUser } from '~/utils/auth.server'
 import { cn } from '~/utils/cn'
 import { domainCall, formAction, type ActionFailure } from '~/utils/errors.server'
+import { readForm } from '~/utils/form.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
@@ -27,7 +28,7 @@ const intentSchema = z.enum(['create', 'update', 'delete', 'test'])
 
 export async function action({ request }: ActionFunctionArgs) {
   const { actor } = await requireUser(request)
-  const form = Object.fromEntries(await request.formData()) as Record<string, string>
+  const form = await readForm(request)
   const intent = intentSchema.safeParse(form.intent)
   const sliders = { alerts: form.alerts, deviations: form.deviations }
   switch (intent.success ? intent.data : null) {

@@ -16,6 +16,7 @@ import { createApiToken, listApiTokens, listEndedApiTokens, revokeApiToken, type
 import { invalid } from '~/domain/errors'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall, formAction, type ActionFailure, type ActionSuccess } from '~/utils/errors.server'
+import { readFormData } from '~/utils/form.server'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { actor } = await requireUser(request)
-  const form = await request.formData()
+  const form = await readFormData(request)
   const intent = form.get('intent')
   if (intent === 'create') return formAction(() => createApiToken(actor, { name: form.get('name') }))
   if (intent === 'revoke') return formAction(() => revokeApiToken(actor, String(form.get('id') ?? '')), 'Token revoked')

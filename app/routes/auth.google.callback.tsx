@@ -11,7 +11,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const headers = new Headers({ 'Set-Cookie': await googleSignInCookie.serialize('', { maxAge: 0 }) })
   try {
     const { session, redirectTo } = await finishGoogleSignIn(new URL(request.url).search, pending, requestInfo(request))
-    headers.append('Set-Cookie', await commitSessionCookie(session.token, session.expiresAt))
+    headers.append('Set-Cookie', await commitSessionCookie(session.token, session.expiresAt, request))
     return redirect(safeRedirect(redirectTo), { headers })
   } catch (error) {
     if (!(error instanceof DomainError)) throw error

@@ -12,6 +12,7 @@ import { failedPasswordRules } from '~/domain/auth/password-rules'
 import { checkActionCode } from '~/domain/auth/verification.server'
 import { DomainError } from '~/domain/errors'
 import { formAction } from '~/utils/errors.server'
+import { readFormData } from '~/utils/form.server'
 
 export const meta: MetaFunction = () => [{ title: 'Password Reset' }]
 
@@ -28,7 +29,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const form = await request.formData()
+  const form = await readFormData(request)
   const email = params.email ?? ''
   return formAction(async () => {
     if (form.get('password') !== form.get('confirmation')) {

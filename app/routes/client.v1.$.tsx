@@ -21,7 +21,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!call) return error('not-found', `Unknown call '${name}'`, 404)
 
   let body: unknown = {}
-  const text = await request.text()
+  let text: string
+  try {
+    text = await request.text()
+  } catch {
+    // Unreadable (an aborted upload, or one cut off by the server's body cap with its own 413).
+    return error('invalid-argument', 'The request body could not be read', 400)
+  }
   if (text.trim().length > 0) {
     try {
       body = JSON.parse(text)

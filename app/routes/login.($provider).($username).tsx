@@ -18,9 +18,11 @@ import { startGoogleSignIn } from '~/domain/auth/google.server'
 import { failedPasswordRules, isValidEmail } from '~/domain/auth/password-rules'
 import { DomainError } from '~/domain/errors'
 import { useRootData } from '~/root'
-import { commitSessionCookie, getCurrentUser, requestInfo, safeRedirect } from '~/utils/auth.server'
+import { commitSessionCookie, getCurrentUser, requestInfo } from '~/utils/auth.server'
+import { safeRedirect } from '~/utils/safe-redirect'
 import { formAction, type ActionFailure, type ActionSuccess } from '~/utils/errors.server'
 import { googleSignInCookie } from '~/utils/google-auth.server'
+import { readForm } from '~/utils/form.server'
 
 const LOGIN_TITLE = 'Sign in or create an account'
 export const meta: MetaFunction = () => [{ title: LOGIN_TITLE }]
@@ -68,7 +70,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const notice = url.searchParams.get('notice')
   return {
     prefillEmail: provider === 'email' && username ? username : '',
-    redirectTo: redirectTo ?? '',
+    redirectTo: redirectTo ? safeRedirect(redirectTo) : '',
     error,
     notice: notice && notice in NOTICES ? (notice as keyof typeof NOTICES) : null,
   }
@@ -83,7 +85,7 @@ const actionInput = z.discriminatedUnion('intent', [
 ])
 
 export async function action({ request }: ActionFunctionArgs) {
-  const parsed = actionInput.safeParse(Object.fromEntries(await request.formData()))
+  const parsed = actionInput.safeParse(await readForm(request))
   if (!parsed.success) return data<ActionFailure>({ ok: false, code: 'invalid-argument', message: 'Invalid request', issues: [] }, { status: 400 })
   const input = parsed.data
   const info = requestInfo(request)
@@ -91,7 +93,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case 'login':
       return formAction(async () => {
         const session = await signInWithPassword(input, info)
-        throw redirect(safeRedirect(input.redirect), { headers: { 'Set-Cookie': await commitSessionCookie(session.token, session.expiresAt) } })
+        throw redirect(safeRedirect(input.redirect), { headers: { 'Set-Cookie': await commitSessionCookie(session.token, session.expiresAt, request) } })
       })
     case 'create':
       return formAction(() => {

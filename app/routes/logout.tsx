@@ -5,7 +5,7 @@ import { clearSessionCookie, readSessionToken } from '~/utils/auth.server'
 export async function action({ request }: ActionFunctionArgs) {
   const token = await readSessionToken(request)
   if (token) await revokeSession(token)
-  return redirect('/login', { headers: { 'Set-Cookie': await clearSessionCookie() } })
+  return redirect('/login', { headers: { 'Set-Cookie': await clearSessionCookie(request) } })
 }
 
 export const loader = () => redirect('/')

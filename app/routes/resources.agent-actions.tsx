@@ -3,6 +3,7 @@ import { assignSystemToProject, removeAgentFromOrganization, updateAgentLocation
 import { invalid } from '~/domain/errors'
 import { requireUser } from '~/utils/auth.server'
 import { formAction } from '~/utils/errors.server'
+import { readForm } from '~/utils/form.server'
 
 /**
  * Form actions of the fleet screens (agents list, agent detail, project agents tab): assign a
@@ -11,7 +12,7 @@ import { formAction } from '~/utils/errors.server'
  */
 export async function action({ request }: ActionFunctionArgs) {
   const { actor } = await requireUser(request)
-  const form = Object.fromEntries(await request.formData()) as Record<string, string>
+  const form = await readForm(request)
   const { intent, organizationId, agentId } = form
   if (intent === 'assign') {
     return formAction(() => assignSystemToProject(actor, { organizationId, agentId, systemId: form.systemId, projectId: form.projectId || null }), 'System assignment updated')

@@ -1,7 +1,8 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { agentsForExport, type AgentTableRow } from '~/domain/fleet/agents-table.server'
-import { COLUMN_LABELS, csvField, parseAgentTableQuery, parseColumns, type SortableColumn, visibleColumns } from '~/domain/fleet/agents-table-state'
+import { COLUMN_LABELS, parseAgentTableQuery, parseColumns, type SortableColumn, visibleColumns } from '~/domain/fleet/agents-table-state'
 import { requireUser } from '~/utils/auth.server'
+import { csvLine } from '~/utils/csv'
 import { domainCall } from '~/utils/errors.server'
 
 const cell: Record<SortableColumn, (row: AgentTableRow) => unknown> = {
@@ -30,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { filters, sorting } = parseAgentTableQuery(params)
   const { organizationName, rows } = await domainCall(() => agentsForExport(actor, params.get('organizationId') ?? '', { filters, sorting }))
   const columns = visibleColumns(parseColumns(params.get('columns')))
-  const lines = [columns.map((c) => csvField(COLUMN_LABELS[c])).join(','), ...rows.map((r) => columns.map((c) => csvField(cell[c](r))).join(','))]
+  const lines = [csvLine(columns.map((c) => COLUMN_LABELS[c])), ...rows.map((r) => csvLine(columns.map((c) => cell[c](r))))]
   const fileName = `${organizationName} Agents.csv`.replace(/[\\/:*?"<>|]/g, '_')
   return new Response(lines.join('\r\n') + '\r\n', {
     headers: {

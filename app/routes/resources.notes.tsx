@@ -4,6 +4,7 @@ import { createNote, deleteNote, listNotes, setNoteArchived, updateNote } from '
 import { invalid } from '~/domain/errors'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall, formAction } from '~/utils/errors.server'
+import { readForm } from '~/utils/form.server'
 
 /**
  * Notes of one page for the notes panel (GET ?organizationId=&path=) and every note change
@@ -28,7 +29,7 @@ const SUCCESS: Record<z.infer<typeof intentSchema>, string> = {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { actor } = await requireUser(request)
-  const form = Object.fromEntries(await request.formData()) as Record<string, string>
+  const form = await readForm(request)
   const organizationId = form.organizationId ?? ''
   const noteId = form.noteId ?? ''
   const parsed = intentSchema.safeParse(form.intent)

@@ -2,6 +2,7 @@ import { redirect } from '@remix-run/node'
 import { type User } from '@prisma/client'
 import { type UserActor } from '~/domain/actor'
 import { resolveToken, userActor, type RequestInfo } from '~/domain/auth/session.server'
+import { getConfig } from './env.server'
 import { hostCookie } from './host-cookie.server'
 
 /** The server sets this header from the socket address (any inbound value is discarded). */
@@ -21,12 +22,18 @@ export async function readSessionToken(request: Request): Promise<string | null>
   return typeof value === 'string' ? value : null
 }
 
-export async function commitSessionCookie(token: string, expires: Date) {
-  return sessionCookie.serialize(token, { expires })
+/** Set by the server (request-guards.ts): the scheme the browser used, through trusted proxies only. */
+export const CLIENT_PROTO_HEADER = 'x-pixelfleet-client-proto'
+
+/** Secure cookies when PUBLIC_URL is https or the browser reached us over TLS (TRUST_PROXY). */
+const secureFor = (request?: Request) => getConfig().publicUrl.startsWith('https:') || request?.headers.get(CLIENT_PROTO_HEADER) === 'https'
+
+export async function commitSessionCookie(token: string, expires: Date, request?: Request) {
+  return sessionCookie.serialize(token, { expires, secure: secureFor(request) })
 }
 
-export async function clearSessionCookie() {
-  return sessionCookie.serialize('', { maxAge: 0 })
+export async function clearSessionCookie(request?: Request) {
+  return sessionCookie.serialize('', { maxAge: 0, secure: secureFor(request) })
 }
 
 export type CurrentUser = { user: User; actor: UserActor }
@@ -59,8 +66,5 @@ export async function requireSiteAdmin(request: Request): Promise<CurrentUser> {
   return current
 }
 
-/** Only same-site relative paths are followed after sign-in (no open redirects). */
-export function safeRedirect(target: string | null | undefined, fallback = '/'): string {
-  if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return fallback
-  return target
-}
+/** Only same-origin relative paths are followed (no open redirects): see safe-redirect.ts. */
+export { safeRedirect } from './safe-redirect'

@@ -1,6 +1,7 @@
 import { type Command } from 'commander'
 import { z } from 'zod'
 import { resolveContext, parseOptions } from '../context'
+import { csvLine } from '../../app/utils/csv'
 import { emit, formatAge, formatTable } from '../output'
 
 type AgentItem = {
@@ -20,6 +21,7 @@ const listOptions = z.object({
   filter: z.string().optional(),
   limit: z.coerce.number({ invalid_type_error: '--limit must be a number' }).int().min(1, '--limit must be 1 to 500').max(500, '--limit must be 1 to 500').default(100),
   all: z.boolean().default(false),
+  csv: z.boolean().default(false),
 })
 
 /** JSON form (pure). */
@@ -54,6 +56,15 @@ export function agentsListText(agents: AgentItem[], nextCursor: string | null, n
   return nextCursor ? `${table}\n(more: use --all, or --limit)` : table
 }
 
+/** CSV form (pure): one row per agent, formula-safe cells (app/utils/csv.ts). */
+export function agentsListCsv(agents: AgentItem[]): string {
+  const header = csvLine(['ID', 'Name', 'Product', 'Serial', 'Version', 'Connected', 'Last Seen', 'Systems Assigned', 'Systems Total'])
+  const rows = agents.map((a) =>
+    csvLine([a.id, a.name, a.product, a.serial, a.version, a.isConnected ? 'Connected' : 'Disconnected', a.lastSeen ?? 'Never', a.systems.filter((s) => s.projectId).length, a.systems.length]),
+  )
+  return [header, ...rows].join('\r\n')
+}
+
 export function registerAgentsCommands(program: Command) {
   const agents = program.command('agents').description('agents of an organization')
   agents
@@ -63,6 +74,7 @@ export function registerAgentsCommands(program: Command) {
     .option('--filter <text>', 'part of the name, serial or product')
     .option('--limit <n>', 'agents per page (1-500)')
     .option('--all', 'fetch every page')
+    .option('--csv', 'print CSV (for spreadsheets) instead of the table')
     .action(async (raw, command: Command) => {
       const ctx = resolveContext(command)
       const options = parseOptions(listOptions, raw)
@@ -78,6 +90,7 @@ export function registerAgentsCommands(program: Command) {
         collected.push(...page.agents)
         cursor = page.nextCursor
       } while (options.all && cursor)
-      emit(ctx, agentsListJson(options.org, collected, cursor), () => agentsListText(collected, cursor))
+      if (options.csv && !ctx.json) process.stdout.write(agentsListCsv(collected) + '\r\n')
+      else emit(ctx, agentsListJson(options.org, collected, cursor), () => agentsListText(collected, cursor))
     })
 }

@@ -13,7 +13,7 @@ export function createTestDatabase(label = 'test') {
     file,
     url: `file:${file}`,
     remove: () => {
-      for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true })
+      for (const suffix of ['', '-wal', '-shm', '-journal', '.lock']) fs.rmSync(file + suffix, { force: true })
     },
   }
 }

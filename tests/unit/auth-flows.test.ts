@@ -34,7 +34,7 @@ async function verifiedUser(label: string) {
 describe('sign-in and account e-mail flows', () => {
   it('refuses an unverified account until its verification link is used', async () => {
     const email = uniqueEmail('unverified')
-    expect(await createAccount({ email, name: 'New Person', password: PASSWORD }, info())).toEqual({ created: true })
+    expect(await createAccount({ email, name: 'New Person', password: PASSWORD }, info())).toEqual({ ok: true })
     await expect(signInWithPassword({ email, password: PASSWORD }, info())).rejects.toMatchObject({ code: 'mvr-auth/unverified' })
 
     await requestEmailVerification({ email }, info())

@@ -3,9 +3,10 @@ import { DomainError, fromZodIssues } from '../errors'
 import { prisma } from '~/utils/db.server'
 import { hashPassword, verifyPassword } from './crypto.server'
 import { failedPasswordRules, isValidEmail } from './password-rules'
+import { assertLoginAllowed, recordLoginFailure, recordLoginSuccess } from './login-limiter.server'
 import { rateLimitAuth } from './rate-limit.server'
 import { createSession, type RequestInfo } from './session.server'
-import { sendVerificationEmail } from './verification.server'
+import { sendSignUpAttemptNotice, sendVerificationEmail } from './verification.server'
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
@@ -26,21 +27,25 @@ export const createAccountInput = z.object({
 })
 
 /**
- * public/auth/userCreate. Answers the same whether or not the account existed, so the form cannot
- * be used to find out who has an account; a new account gets a verification e-mail.
+ * public/auth/userCreate. Answers the same (`{ ok: true }`) whether or not the account existed, and
+ * does the same work either way (one password hash, one e-mail), so neither the answer nor its
+ * timing tells who has an account. A new account gets a verification e-mail; the owner of an
+ * existing one gets a note that someone tried to sign up with their address.
  */
-export async function createAccount(raw: unknown, info: RequestInfo): Promise<{ created: boolean }> {
+export async function createAccount(raw: unknown, info: RequestInfo): Promise<{ ok: true }> {
   const parsed = createAccountInput.safeParse(raw)
   if (!parsed.success) throw fromZodIssues(parsed.error.issues)
   const { email, name, password } = parsed.data
   await rateLimitAuth('userCreate', email, info.ip)
+  const passwordHash = await hashPassword(password)
   const existing = await prisma.user.findUnique({ where: { email } })
-  if (existing) return { created: false }
-  const user = await prisma.user.create({
-    data: { email, name, passwordHash: await hashPassword(password), provider: 'password' },
-  })
+  if (existing) {
+    await sendSignUpAttemptNotice(existing)
+    return { ok: true }
+  }
+  const user = await prisma.user.create({ data: { email, name, passwordHash, provider: 'password' } })
   await sendVerificationEmail(user)
-  return { created: true }
+  return { ok: true }
 }
 
 export const signInInput = z.object({
@@ -55,11 +60,16 @@ export async function signInWithPassword(raw: unknown, info: RequestInfo) {
   const parsed = signInInput.safeParse(raw)
   if (!parsed.success) throw fromZodIssues(parsed.error.issues)
   const { email, password } = parsed.data
-  await rateLimitAuth('signIn', email, info.ip)
+  await assertLoginAllowed(email, info.ip)
   const user = await prisma.user.findUnique({ where: { email } })
-  if (!user || user.isAgent || !(await verifyPassword(user.passwordHash, password))) {
+  // An unknown account (or one without a password) is checked against a dummy hash: the same
+  // argon2 work, so the answer's timing does not tell which accounts exist.
+  const passwordOk = await verifyPassword(user && !user.isAgent ? user.passwordHash : null, password)
+  if (!user || user.isAgent || !passwordOk) {
+    await recordLoginFailure(email, info.ip)
     throw new DomainError('auth/invalid-credential', INVALID_CREDENTIALS, 401)
   }
+  await recordLoginSuccess(email)
   if (user.disabled) throw new DomainError('mvr-auth/disabled', 'Account was administratively disabled', 403)
   if (!user.emailVerified) throw new DomainError('mvr-auth/unverified', 'Unverified email address', 403)
   return startSignedInSession(user.id, info, 'password')

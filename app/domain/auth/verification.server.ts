@@ -77,5 +77,23 @@ async function sendActionLink(user: Pick<User, 'id' | 'email' | 'name'>, type: A
 export const sendVerificationEmail = (user: Pick<User, 'id' | 'email' | 'name'>) => sendActionLink(user, 'emailVerify')
 export const sendPasswordResetEmail = (user: Pick<User, 'id' | 'email' | 'name'>) => sendActionLink(user, 'passwordReset')
 
+/**
+ * Sent instead of a verification link when someone signs up with an address that already has an
+ * account: the owner learns of it, the person signing up sees the same answer as for a new address.
+ */
+export async function sendSignUpAttemptNotice(user: Pick<User, 'email' | 'name'>) {
+  const base = getConfig().publicUrl
+  const login = `${base}/login/email/${encodeURIComponent(user.email)}`
+  const intro = 'Someone tried to create a Pixelfleet account with your email address. You already have an account, so nothing was changed.'
+  const outro = 'If this was you, sign in instead (or reset your password from the sign-in page). If it was not you, you can ignore this message.'
+  await sendMail({
+    to: user.email,
+    kind: 'signUpAttempt',
+    subject: 'Someone tried to create a Pixelfleet account with your address',
+    text: `Hello ${user.name},\n\n${intro}\n\n${outro}\n${login}`,
+    html: `<p>Hello ${escapeHtml(user.name)},</p><p>${intro}</p><p>${outro}</p><p><a href="${login}">Sign in to Pixelfleet</a></p>`,
+  })
+}
+
 export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)

@@ -132,9 +132,3 @@ export const COLUMN_LABELS: Record<SortableColumn, string> = {
 export function visibleColumns(columns: Record<string, boolean>): SortableColumn[] {
   return SORTABLE_COLUMNS.filter((c) => columns[c] ?? !(HIDDEN_BY_DEFAULT as readonly string[]).includes(c))
 }
-
-/** One CSV field: quoted when it holds a separator, quote or line break. */
-export const csvField = (value: unknown) => {
-  const text = value == null ? '' : String(value)
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}

@@ -1,9 +1,16 @@
 import nodemailer, { type Transporter } from 'nodemailer'
+import { type OutboxEmail } from '@prisma/client'
 import { prisma } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
 import { singleton } from '~/utils/singleton.server'
 
 export type OutgoingMail = { to: string; subject: string; text: string; html?: string; kind?: string }
+
+/** Waits before attempt 2, 3, ...: a failed send is retried for about a day, then given up. */
+export const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 60 * 60_000, 3 * 3600_000, 6 * 3600_000, 12 * 3600_000]
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
+/** A claimed message is not picked up again by another sender (node) for this long. */
+const CLAIM_MS = 60_000
 
 const transport = () =>
   singleton<Transporter | null>('smtp', () => {
@@ -12,15 +19,17 @@ const transport = () =>
   })
 
 /**
- * Every message is stored in the outbox first (nothing is lost if SMTP is down); with SMTP_URL it
- * is also sent. Without SMTP the developer page /dev/mail shows it and the log prints the subject.
+ * Every message is stored in the outbox first, so nothing is lost while SMTP is down. With SMTP_URL
+ * it is sent at once; a failed send is retried with backoff by the background sender
+ * (mail-sender.server.ts), across restarts. Without SMTP the developer page /dev/mail shows it and
+ * the log prints the subject.
  */
 export async function sendMail(mail: OutgoingMail) {
   const config = getConfig()
-  const record = await prisma.outboxEmail.create({
-    data: { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? '', kind: mail.kind ?? '' },
-  })
   const smtp = transport()
+  const record = await prisma.outboxEmail.create({
+    data: { to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? '', kind: mail.kind ?? '', nextAttemptAt: smtp ? new Date(Date.now() + CLAIM_MS) : null },
+  })
   if (!smtp) {
     if (config.LOG_LEVEL !== 'silent' && config.NODE_ENV !== 'test') {
       const link = mail.text.match(/https?:\/\/\S+/)?.[0]
@@ -28,11 +37,44 @@ export async function sendMail(mail: OutgoingMail) {
     }
     return record
   }
+  return attemptDelivery(record)
+}
+
+/** One delivery attempt of a stored message; records the outcome and the next try. */
+export async function attemptDelivery(record: OutboxEmail): Promise<OutboxEmail> {
+  const smtp = transport()
+  if (!smtp) return record
+  const config = getConfig()
+  const attempts = record.attempts + 1
   try {
-    await smtp.sendMail({ from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html || undefined })
-    return prisma.outboxEmail.update({ where: { id: record.id }, data: { sentAt: new Date() } })
+    await smtp.sendMail({ from: config.MAIL_FROM, to: record.to, subject: record.subject, text: record.text, html: record.html || undefined })
+    return prisma.outboxEmail.update({ where: { id: record.id }, data: { sentAt: new Date(), attempts, nextAttemptAt: null } })
   } catch (error) {
-    console.error(`[mail] SMTP delivery to ${mail.to} failed: ${(error as Error).message}`)
-    return prisma.outboxEmail.update({ where: { id: record.id }, data: { error: (error as Error).message } })
+    const message = (error as Error).message.slice(0, 1000)
+    const delay = RETRY_DELAYS_MS[attempts - 1]
+    if (config.LOG_LEVEL !== 'silent') {
+      console.error(`[mail] SMTP delivery to ${record.to} failed (attempt ${attempts}${delay ? `, retry in ${Math.round(delay / 1000)} s` : ', giving up'}): ${message}`)
+    }
+    return prisma.outboxEmail.update({
+      where: { id: record.id },
+      data: { attempts, error: message, nextAttemptAt: delay === undefined ? null : new Date(Date.now() + delay) },
+    })
   }
+}
+
+/**
+ * Sends every message whose next attempt is due. Each is claimed first with a conditional update
+ * (its nextAttemptAt moves forward), so two senders never send the same message.
+ */
+export async function deliverDueMail(now = new Date(), batch = 20) {
+  if (!transport()) return 0
+  const due = await prisma.outboxEmail.findMany({ where: { sentAt: null, nextAttemptAt: { lte: now } }, orderBy: { nextAttemptAt: 'asc' }, take: batch })
+  let sent = 0
+  for (const row of due) {
+    const claimed = await prisma.outboxEmail.updateMany({ where: { id: row.id, nextAttemptAt: row.nextAttemptAt }, data: { nextAttemptAt: new Date(now.getTime() + CLAIM_MS) } })
+    if (claimed.count !== 1) continue
+    const result = await attemptDelivery(row)
+    if (result.sentAt) sent++
+  }
+  return sent
 }
