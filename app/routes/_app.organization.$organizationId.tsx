@@ -9,10 +9,11 @@ import { domainCall } from '~/utils/errors.server'
 
 /** Organization workspace layout: membership is checked here, each page checks its own permission. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { actor } = await requireUser(request)
+  const { user, actor } = await requireUser(request)
   const organizationId = params.organizationId!
   const access = await domainCall(() => getOrganizationAccess(actor, organizationId))
-  await rememberLastOrganization(actor, organizationId)
+  // a write per page view only when the organization changes
+  if (user.lastOrganizationId !== organizationId) await rememberLastOrganization(actor, organizationId)
   return {
     organization: { id: access.organization.id, name: access.organization.name },
     capabilities: access.capabilities(),
