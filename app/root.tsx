@@ -8,6 +8,7 @@ import { getCurrentUser } from './utils/auth.server'
 import { devToolsEnabled } from './utils/dev-tools.server'
 import { getConfig } from './utils/env.server'
 import stylesheet from './tailwind.css?url'
+import { layoutShouldRevalidate } from './utils/live-revalidate'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
@@ -57,3 +58,6 @@ export default function App() {
 }
 
 export const ErrorBoundary = GeneralErrorBoundary
+
+/** Live fleet updates (agent reports) reload the page's data, not this layout's. */
+export const shouldRevalidate = layoutShouldRevalidate('root')

@@ -6,6 +6,7 @@ import { getOrganizationAccess } from '~/domain/access/access.server'
 import { rememberLastOrganization } from '~/domain/organizations/membership.server'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
+import { layoutShouldRevalidate } from '~/utils/live-revalidate'
 
 /** Organization workspace layout: membership is checked here, each page checks its own permission. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -35,3 +36,6 @@ export default function OrganizationLayout() {
 }
 
 export const ErrorBoundary = GeneralErrorBoundary
+
+/** Live fleet updates (agent reports) reload the page's data, not this layout's. */
+export const shouldRevalidate = layoutShouldRevalidate('routes/_app.organization.$organizationId')
