@@ -27,7 +27,17 @@ type Result = { status: number; bytes: number; wire: number; ms: number }
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
 
 /** One GET as a browser sends it (gzip/br accepted); `decode` measures the uncompressed size too. */
-function get(port: number, url: string, cookie: string, decode: boolean): Promise<Result> {
+async function get(port: number, url: string, cookie: string, decode: boolean): Promise<Result> {
+  try {
+    return await getOnce(port, url, cookie, decode)
+  } catch (error) {
+    // a kept-alive socket the server closed meanwhile (keepAliveTimeout): ask once more on a new one
+    if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error
+    return getOnce(port, url, cookie, decode)
+  }
+}
+
+function getOnce(port: number, url: string, cookie: string, decode: boolean): Promise<Result> {
   const started = performance.now()
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path: url, agent, headers: { cookie, 'accept-encoding': 'gzip, deflate, br', accept: 'text/html,*/*' } }, (res) => {

@@ -18,7 +18,7 @@ export type SystemTag = {
 export type ProjectSystemTags = { tags: SystemTag[]; total: number; connected: number; unknown: number }
 
 /** Tags listed per project; beyond it the cell shows counts and links to the project's Agents tab. */
-export const SYSTEM_TAGS_PER_PROJECT = 12
+export const SYSTEM_TAGS_PER_PROJECT = 6
 
 const sql = Prisma.sql
 const toDate = (v: Date | string | number | null) => (v === null ? null : v instanceof Date ? v : new Date(v))
