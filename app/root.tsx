@@ -9,6 +9,7 @@ import { devToolsEnabled } from './utils/dev-tools.server'
 import { getConfig } from './utils/env.server'
 import { useNonce } from './utils/nonce'
 import stylesheet from './tailwind.css?url'
+import { layoutShouldRevalidate } from './utils/live-revalidate'
 
 export const links: LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
@@ -59,3 +60,6 @@ export default function App() {
 }
 
 export const ErrorBoundary = GeneralErrorBoundary
+
+/** Live fleet updates (agent reports) reload the page's data, not this layout's. */
+export const shouldRevalidate = layoutShouldRevalidate('root')

@@ -8,6 +8,7 @@ import { LastSeen } from '~/components/fleet/last-seen'
 import { ConnectionIcon, HealthCell, RemoteConnect, portalLink } from '~/components/fleet/status'
 import { EmptyState } from '~/components/page-header'
 import { Button } from '~/components/ui/button'
+import { Pager, pageParam } from '~/components/ui/pager'
 import { componentLabel } from '~/domain/fleet/labels'
 import { projectAgents } from '~/domain/fleet/project.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
@@ -17,14 +18,15 @@ import { useLiveRevalidate, useNow } from '~/utils/use-live-revalidate'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
-  return domainCall(() => projectAgents(actor, params.organizationId!, params.projectId!))
+  const focus = new URL(request.url).searchParams.get('focus')
+  return domainCall(() => projectAgents(actor, params.organizationId!, params.projectId!, { page: pageParam(request.url), focus }))
 }
 
 const HEADERS = ['Id', '', 'Name', 'Serial', 'Connected', 'Health', 'Packet Loss', 'Last Seen', 'Processor Input', 'Tiles', 'Software', 'Remote Connect', '']
 
 /** Agents tab: agents reporting to this project, with a device summary row under each. */
 export default function ProjectAgents() {
-  const { rows } = useLoaderData<typeof loader>()
+  const { rows, page, pageCount, pageSize, total } = useLoaderData<typeof loader>()
   const { organization } = useOrganization()
   const location = useLocation()
   useLiveRevalidate(organization.id, ['agent', 'system', 'issue', 'project'])
@@ -37,6 +39,7 @@ export default function ProjectAgents() {
   }, [location.hash])
   if (!rows.length) return <EmptyState title="No agents" text="No system of this project (or its sub-projects) is reporting yet." />
   return (
+    <div className="flex flex-col gap-2">
     <div className="overflow-x-auto rounded-lg border bg-card">
       <table className="w-full text-[13px]">
         <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
@@ -115,6 +118,8 @@ export default function ProjectAgents() {
           ))}
         </tbody>
       </table>
+    </div>
+    <Pager page={page} pageCount={pageCount} pageSize={pageSize} total={total} noun={total === 1 ? 'agent' : 'agents'} />
     </div>
   )
 }

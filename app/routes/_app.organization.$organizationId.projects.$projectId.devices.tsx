@@ -4,8 +4,8 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { DeviceTree } from '~/components/fleet/device-tree'
 import { ConnectionIcon } from '~/components/fleet/status'
 import { EmptyState } from '~/components/page-header'
-import { Alert } from '~/components/ui/alert'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
+import { Pager, pageParam } from '~/components/ui/pager'
 import { projectDevices } from '~/domain/fleet/project.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
@@ -14,18 +14,18 @@ import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
-  return domainCall(() => projectDevices(actor, params.organizationId!, params.projectId!))
+  return domainCall(() => projectDevices(actor, params.organizationId!, params.projectId!, { page: pageParam(request.url) }))
 }
 
 /** Devices tab: each system's devices as a tree grouped by parent. */
 export default function ProjectDevices() {
-  const { systems, truncated } = useLoaderData<typeof loader>()
+  const { systems, page, pageCount, pageSize, total } = useLoaderData<typeof loader>()
   const { organization } = useOrganization()
   useLiveRevalidate(organization.id, ['agent', 'system', 'project'])
   if (!systems.length) return <EmptyState title="No devices" text="No system of this project (or its sub-projects) is reporting yet." />
   return (
     <div className="flex flex-col gap-3">
-      {truncated ? <Alert type="info">Only the first 5,000 devices are shown.</Alert> : null}
+      <Pager page={page} pageCount={pageCount} pageSize={pageSize} total={total} noun={total === 1 ? 'system' : 'systems'} />
       {systems.map((s) => (
         <Card key={s.id}>
           <CardHeader className="flex-row items-center gap-2 py-2">
@@ -43,6 +43,7 @@ export default function ProjectDevices() {
           </CardContent>
         </Card>
       ))}
+      {pageCount > 1 ? <Pager page={page} pageCount={pageCount} pageSize={pageSize} total={total} noun={total === 1 ? 'system' : 'systems'} /> : null}
     </div>
   )
 }

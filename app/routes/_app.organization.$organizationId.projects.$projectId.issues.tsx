@@ -5,6 +5,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SEVERITY_CHART_COLORS } from '~/components/fleet/chart-card'
 import { SeverityBadge } from '~/components/fleet/status'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
+import { Pager, pageParam } from '~/components/ui/pager'
 import { componentLabel, HISTORY_SEVERITIES } from '~/domain/fleet/labels'
 import { projectIssues } from '~/domain/fleet/project.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
@@ -14,14 +15,14 @@ import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
-  return domainCall(() => projectIssues(actor, params.organizationId!, params.projectId!))
+  return domainCall(() => projectIssues(actor, params.organizationId!, params.projectId!, Date.now(), { page: pageParam(request.url) }))
 }
 
 const LABELS: Record<string, string> = { critical: 'Critical', error: 'Error', warning: 'Warning', notice: 'Notice' }
 
 /** Issues tab: 'Issue History' (last 10 days, stacked by severity, 700 x 200) and 'Issue Counts'. */
 export default function ProjectIssues() {
-  const { history, counts } = useLoaderData<typeof loader>()
+  const { history, counts, page, pageCount, pageSize, total } = useLoaderData<typeof loader>()
   const { organization } = useOrganization()
   useLiveRevalidate(organization.id, ['issue', 'system', 'project'])
   return (
@@ -76,7 +77,9 @@ export default function ProjectIssues() {
                 ))}
               </tbody>
             </table>
-          ) : (
+          ) : null}
+          {counts.length ? <Pager className="mt-3" page={page} pageCount={pageCount} pageSize={pageSize} total={total} noun={total === 1 ? 'issue' : 'issues'} /> : null}
+          {counts.length ? null : (
             <p className="text-sm text-muted-foreground">No issues reported</p>
           )}
         </CardContent>

@@ -8,6 +8,7 @@ import { getProject } from '~/domain/projects/projects.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
+import { layoutShouldRevalidate } from '~/utils/live-revalidate'
 
 /** Project page layout: the project, its visible parent chain (breadcrumb) and capability flags. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -49,3 +50,6 @@ export default function ProjectLayout() {
 }
 
 export const ErrorBoundary = GeneralErrorBoundary
+
+/** Live fleet updates (agent reports) reload the page's data, not this layout's. */
+export const shouldRevalidate = layoutShouldRevalidate('routes/_app.organization.$organizationId.projects.$projectId')

@@ -6,13 +6,15 @@ import { getOrganizationAccess } from '~/domain/access/access.server'
 import { rememberLastOrganization } from '~/domain/organizations/membership.server'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
+import { layoutShouldRevalidate } from '~/utils/live-revalidate'
 
 /** Organization workspace layout: membership is checked here, each page checks its own permission. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const { actor } = await requireUser(request)
+  const { user, actor } = await requireUser(request)
   const organizationId = params.organizationId!
   const access = await domainCall(() => getOrganizationAccess(actor, organizationId))
-  await rememberLastOrganization(actor, organizationId)
+  // a write per page view only when the organization changes
+  if (user.lastOrganizationId !== organizationId) await rememberLastOrganization(actor, organizationId)
   return {
     organization: { id: access.organization.id, name: access.organization.name },
     capabilities: access.capabilities(),
@@ -34,3 +36,6 @@ export default function OrganizationLayout() {
 }
 
 export const ErrorBoundary = GeneralErrorBoundary
+
+/** Live fleet updates (agent reports) reload the page's data, not this layout's. */
+export const shouldRevalidate = layoutShouldRevalidate('routes/_app.organization.$organizationId')

@@ -8,6 +8,7 @@ import { SiteBanner } from '~/components/shell/site-banner'
 import { resolveActiveOrganization } from '~/domain/organizations/membership.server'
 import { useRootData } from '~/root'
 import { requireUser } from '~/utils/auth.server'
+import { layoutShouldRevalidate } from '~/utils/live-revalidate'
 
 /** The signed-in application shell: sidebar, banner, breadcrumbs. Every child route needs a user. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -60,3 +61,6 @@ export default function AppShell() {
 }
 
 export const ErrorBoundary = GeneralErrorBoundary
+
+/** Live fleet updates (agent reports) reload the page's data, not this layout's. */
+export const shouldRevalidate = layoutShouldRevalidate('routes/_app')

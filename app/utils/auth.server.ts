@@ -4,6 +4,7 @@ import { type UserActor } from '~/domain/actor'
 import { resolveToken, userActor, type RequestInfo } from '~/domain/auth/session.server'
 import { getConfig } from './env.server'
 import { hostCookie } from './host-cookie.server'
+import { isReadRequest, markRequestScoped, memoOn } from './request-scope.server'
 
 /** The server sets this header from the socket address (any inbound value is discarded). */
 export const CLIENT_IP_HEADER = 'x-pixelfleet-client-ip'
@@ -40,12 +41,20 @@ export type CurrentUser = { user: User; actor: UserActor }
 
 /** The signed-in user, or null. A disabled account is signed out with its error. */
 export async function getCurrentUser(request: Request): Promise<CurrentUser | null> {
+  // every loader of one page asks; a read request looks the session up once
+  if (isReadRequest(request)) return memoOn(request, 'current-user', () => loadCurrentUser(request, true))
+  return loadCurrentUser(request, false)
+}
+
+async function loadCurrentUser(request: Request, scoped: boolean): Promise<CurrentUser | null> {
   const identity = await resolveToken(await readSessionToken(request))
   if (identity.status === 'disabled') {
     throw redirect('/login?error=mvr-auth/disabled', { headers: { 'Set-Cookie': await clearSessionCookie() } })
   }
   if (identity.status !== 'ok') return null
-  return { user: identity.user, actor: userActor(identity.user, requestInfo(request)) }
+  const actor = userActor(identity.user, requestInfo(request))
+  if (scoped) markRequestScoped(actor)
+  return { user: identity.user, actor }
 }
 
 /** Route guard: no signed-in user -> /login with a redirect query holding the full path. */

@@ -1,6 +1,7 @@
 import { useRevalidator } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import type { ChangeEvent } from '~/domain/events/bus.server'
+import { LIVE_REVALIDATE_MIN_MS, startLiveRevalidation } from './live-revalidate'
 
 /** 'resync': the stream (re)opened, so anything that changed while it was closed was missed. */
 type Listener = (events: ChangeEvent[] | 'resync') => void
@@ -38,34 +39,58 @@ function subscribe(listener: Listener) {
 /**
  * Revalidates the page's loaders when a change event about `organizationId` (and, if given, of
  * one of `kinds`) arrives over /resources/events. The server already merges events for 100 ms;
- * a revalidation in flight is followed by exactly one more when events arrived meanwhile.
+ * reloads are coalesced to one per LIVE_REVALIDATE_MIN_MS per tab (the first at once), and layouts
+ * whose data the changes cannot touch are skipped (live-revalidate.ts).
  */
 export function useLiveRevalidate(organizationId: string | undefined, kinds?: ChangeEvent['kind'][], onEvents?: (events: ChangeEvent[]) => void) {
   const revalidator = useRevalidator()
-  const state = useRef({ revalidator, kinds, onEvents, queued: false })
+  // pending: kinds of changes not yet reloaded ('resync': everything); last: when the last reload started
+  const state = useRef({ revalidator, kinds, onEvents, pending: null as ChangeEvent['kind'][] | 'resync' | null, last: 0, timer: null as ReturnType<typeof setTimeout> | null })
   state.current.revalidator = revalidator
   state.current.kinds = kinds
   state.current.onEvents = onEvents
 
-  useEffect(() => {
-    if (state.current.queued && revalidator.state === 'idle') {
-      state.current.queued = false
-      revalidator.revalidate()
+  const flush = useRef(() => {
+    const s = state.current
+    if (!s.pending || s.timer || s.revalidator.state !== 'idle') return
+    const wait = s.last + LIVE_REVALIDATE_MIN_MS - Date.now()
+    if (wait > 0) {
+      s.timer = setTimeout(() => {
+        s.timer = null
+        flush.current()
+      }, wait)
+      return
     }
+    const pending = s.pending
+    s.pending = null
+    s.last = Date.now()
+    startLiveRevalidation(pending, () => s.revalidator.revalidate())
+  })
+
+  // a revalidation in flight is followed by exactly one more when changes arrived meanwhile
+  useEffect(() => {
+    if (revalidator.state === 'idle') flush.current()
   }, [revalidator.state, revalidator])
 
   useEffect(() => {
     if (!organizationId) return
-    return subscribe((events) => {
-      const { kinds, revalidator, onEvents } = state.current
-      if (events !== 'resync') {
-        const relevant = events.filter((e) => e.organizationId === organizationId && (!kinds || kinds.includes(e.kind)))
+    const current = state.current
+    const unsubscribe = subscribe((events) => {
+      const s = current
+      if (events === 'resync') s.pending = 'resync'
+      else {
+        const relevant = events.filter((e) => e.organizationId === organizationId && (!s.kinds || s.kinds.includes(e.kind)))
         if (!relevant.length) return
-        onEvents?.(relevant)
+        s.onEvents?.(relevant)
+        if (s.pending !== 'resync') s.pending = [...new Set([...(s.pending ?? []), ...relevant.map((e) => e.kind)])]
       }
-      if (revalidator.state === 'idle') revalidator.revalidate()
-      else state.current.queued = true
+      flush.current()
     })
+    return () => {
+      unsubscribe()
+      if (current.timer) clearTimeout(current.timer)
+      current.timer = null
+    }
   }, [organizationId])
 }
 

@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react'
-import type { SystemTag } from '~/domain/fleet/project-systems.server'
+import type { ProjectSystemTags } from '~/domain/fleet/project-systems.server'
 import { timeAgo } from '~/utils/format-time'
 import { Tooltip } from '../ui/tooltip'
 import { ConnectionIcon } from './status'
@@ -7,23 +7,28 @@ import { ConnectionIcon } from './status'
 /**
  * System(s) tags of one project row: a connected, disconnected or unknown icon per system; hover
  * shows the agent name and last seen, or 'Not connected'. Each tag links to the agent's row on the
- * project's agents tab (/projects/{projectId}/agents#{agentId}).
+ * project's agents tab. A project with more systems than tags shows counts and a link to them all.
  */
-export function SystemTags({ organizationId, projectId, tags }: { organizationId: string; projectId: string; tags: SystemTag[] }) {
+export function SystemTags({ organizationId, projectId, systems }: { organizationId: string; projectId: string; systems: ProjectSystemTags }) {
+  const { tags, total, connected, unknown } = systems
   if (!tags.length) return <span className="text-muted-foreground">—</span>
+  const agentsTab = `/organization/${organizationId}/projects/${projectId}/agents`
+  const more = total - tags.length
   return (
-    <span className="flex flex-wrap gap-1">
+    <span className="flex flex-wrap items-center gap-1">
       {tags.map((t) => (
         <Tooltip key={t.id} content={`${t.agentName} · ${t.state === 'connected' && t.lastSeen ? `last seen ${timeAgo(t.lastSeen)}` : 'Not connected'}`}>
-          <Link
-            to={`/organization/${organizationId}/projects/${projectId}/agents#${t.agentId}`}
-            className="inline-flex items-center gap-1 rounded border bg-card px-1.5 py-0.5 text-xs hover:bg-accent"
-          >
+          <Link to={`${agentsTab}?focus=${encodeURIComponent(t.agentId)}#${t.agentId}`} className="inline-flex items-center gap-1 rounded border bg-card px-1.5 py-0.5 text-xs hover:bg-accent">
             <ConnectionIcon connected={t.state === 'connected'} unknown={t.state === 'unknown'} className="size-3.5" />
             {t.name}
           </Link>
         </Tooltip>
       ))}
+      {more > 0 ? (
+        <Link to={agentsTab} className="px-1 text-xs text-muted-foreground hover:underline" title={`${total.toLocaleString('en-US')} systems: ${connected.toLocaleString('en-US')} connected, ${(total - connected - unknown).toLocaleString('en-US')} disconnected, ${unknown.toLocaleString('en-US')} never reported`}>
+          +{more.toLocaleString('en-US')} more · {connected.toLocaleString('en-US')} of {total.toLocaleString('en-US')} connected
+        </Link>
+      ) : null}
     </span>
   )
 }

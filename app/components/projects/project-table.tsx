@@ -2,7 +2,7 @@ import { Link } from '@remix-run/react'
 import { type ColumnDef, flexRender, getCoreRowModel, getExpandedRowModel, useReactTable, type ExpandedState } from '@tanstack/react-table'
 import { ChevronDown, ChevronRight, FolderPlus, MoreHorizontal, Settings, Trash2, Users } from 'lucide-react'
 import { useMemo, useState, type ReactNode } from 'react'
-import type { SystemTag } from '~/domain/fleet/project-systems.server'
+import type { ProjectSystemTags } from '~/domain/fleet/project-systems.server'
 import type { ProjectNode } from '~/domain/projects/projects.server'
 import { SystemTags } from '../fleet/system-tags'
 import { Button } from '~/components/ui/button'
@@ -16,8 +16,8 @@ import { DeleteProjectDialog, NewProjectDialog } from './project-dialogs'
  * The System(s) column slot. It shows the count of systems assigned to the project; the fleet
  * issue replaces it with connection-state tags (agent name and last seen on hover).
  */
-export function ProjectSystemsCell({ organizationId, project, tags }: { organizationId: string; project: ProjectNode; tags?: SystemTag[] }) {
-  if (tags?.length) return <SystemTags organizationId={organizationId} projectId={project.id} tags={tags} />
+export function ProjectSystemsCell({ organizationId, project, tags }: { organizationId: string; project: ProjectNode; tags?: ProjectSystemTags }) {
+  if (tags?.tags.length) return <SystemTags organizationId={organizationId} projectId={project.id} systems={tags} />
   if (project.systemsCount === 0) return <span className="text-muted-foreground">—</span>
   return (
     <span className="tabular-nums">
@@ -56,7 +56,7 @@ export function ProjectTable({
   organizationId: string
   projects: ProjectNode[]
   /** System(s) column tags per project id (the projects page); without them the cell shows the count */
-  systemTags?: Record<string, SystemTag[]>
+  systemTags?: Record<string, ProjectSystemTags>
   empty: ReactNode
   /** the page's 'New Project' button opens the same dialog for a top-level project */
   newProjectOpen: boolean

@@ -1,6 +1,7 @@
 import { type Actor } from '../actor'
 import { accessDenied, notFound } from '../errors'
 import { prisma, parseJson, type Tx } from '~/utils/db.server'
+import { memoIfScoped } from '~/utils/request-scope.server'
 import { loadCompiledAcls, ORG_SCOPE } from './acl.server'
 import { type OrganizationCapabilities, type Permission, type ProjectCapabilities } from './catalogue'
 
@@ -126,6 +127,12 @@ export async function adminStatus(actor: Actor, db: Db = prisma) {
  * the same 403 whether or not the organization exists, so they learn nothing about it.
  */
 export async function getOrganizationAccess(actor: Actor, organizationId: string, db: Db = prisma): Promise<OrganizationAccess> {
+  // layouts and page of one GET request share it (never inside a transaction: db is then a tx)
+  if (db === prisma) return memoIfScoped(actor, `access:${organizationId}`, () => loadOrganizationAccess(actor, organizationId, db))
+  return loadOrganizationAccess(actor, organizationId, db)
+}
+
+async function loadOrganizationAccess(actor: Actor, organizationId: string, db: Db): Promise<OrganizationAccess> {
   const organization = await db.organization.findUnique({
     where: { id: organizationId },
     select: { id: true, name: true, ownerId: true },

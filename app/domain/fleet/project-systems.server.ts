@@ -1,5 +1,6 @@
+import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
-import { isConnected } from '../agents/derived'
+import { CONNECTED_WINDOW_MS, isConnected } from '../agents/derived'
 import { prisma } from '~/utils/db.server'
 import { loadFleetScope } from './scope.server'
 
@@ -13,29 +14,53 @@ export type SystemTag = {
   lastSeen: string | null
 }
 
+/** A project's System(s) cell: the first tags by name, and counts of all its systems. */
+export type ProjectSystemTags = { tags: SystemTag[]; total: number; connected: number; unknown: number }
+
+/** Tags listed per project; beyond it the cell shows counts and links to the project's Agents tab. */
+export const SYSTEM_TAGS_PER_PROJECT = 6
+
+const sql = Prisma.sql
+const toDate = (v: Date | string | number | null) => (v === null ? null : v instanceof Date ? v : new Date(v))
+
 /**
- * The projects list's System(s) column (spec 02 section 2): per project the systems it holds, each
- * with its agent's name, connection state and last seen; only projects the viewer may view.
+ * The projects list's System(s) column (spec 02 section 2): per project its systems' counts and the
+ * first few systems with their agent's name, connection state and last seen; only projects the
+ * viewer may view. A project holding thousands of systems costs a dozen tags, not thousands.
  */
-export async function projectSystemTags(actor: Actor, organizationId: string): Promise<Record<string, SystemTag[]>> {
+export async function projectSystemTags(actor: Actor, organizationId: string): Promise<Record<string, ProjectSystemTags>> {
   const scope = await loadFleetScope(actor, organizationId, 'project.view')
-  const systems = await prisma.system.findMany({
-    where: { projectId: { in: scope.viewableProjectIds } },
-    select: { id: true, key: true, name: true, projectId: true, agent: { select: { id: true, clientName: true, enabled: true, lastSeen: true } } },
-    orderBy: [{ name: 'asc' }, { key: 'asc' }],
-  })
+  const ids = scope.viewableProjectIds
+  if (!ids.length) return {}
+  const inProjects = sql`s."projectId" IN (${Prisma.join(ids)})`
   const now = Date.now()
-  const tags: Record<string, SystemTag[]> = {}
-  for (const s of systems) {
-    const a = s.agent
-    ;(tags[s.projectId!] ??= []).push({
+  const cutoff = new Date(now - CONNECTED_WINDOW_MS)
+  const [rows, counts] = await Promise.all([
+    prisma.$queryRaw<{ id: string; key: string; name: string; projectId: string; agentId: string; agentName: string; enabled: number | boolean; lastSeen: Date | string | null }[]>(sql`
+      SELECT id, key, name, projectId, agentId, agentName, enabled, lastSeen FROM (
+        SELECT s."id" AS id, s."key" AS key, s."name" AS name, s."projectId" AS projectId, a."id" AS agentId, a."clientName" AS agentName,
+          a."enabled" AS enabled, a."lastSeen" AS lastSeen,
+          ROW_NUMBER() OVER (PARTITION BY s."projectId" ORDER BY s."name", s."key", s."id") AS rn
+        FROM "System" s JOIN "Agent" a ON a."id" = s."agentId" WHERE ${inProjects}
+      ) WHERE rn <= ${SYSTEM_TAGS_PER_PROJECT} ORDER BY projectId, rn`),
+    prisma.$queryRaw<{ projectId: string; total: bigint; connected: bigint | null; unknown: bigint | null }[]>(sql`
+      SELECT s."projectId" AS projectId, COUNT(*) AS total,
+        SUM(CASE WHEN a."enabled" = 1 AND a."lastSeen" >= ${cutoff} THEN 1 ELSE 0 END) AS connected,
+        SUM(CASE WHEN a."lastSeen" IS NULL THEN 1 ELSE 0 END) AS unknown
+      FROM "System" s JOIN "Agent" a ON a."id" = s."agentId" WHERE ${inProjects} GROUP BY s."projectId"`),
+  ])
+  const result: Record<string, ProjectSystemTags> = {}
+  for (const c of counts) result[c.projectId] = { tags: [], total: Number(c.total), connected: Number(c.connected ?? 0), unknown: Number(c.unknown ?? 0) }
+  for (const s of rows) {
+    const lastSeen = toDate(s.lastSeen)
+    result[s.projectId]?.tags.push({
       id: s.id,
       name: s.name || s.key,
-      agentId: a.id,
-      agentName: a.clientName || a.id,
-      state: a.lastSeen === null ? 'unknown' : isConnected(a.enabled, a.lastSeen, now) ? 'connected' : 'disconnected',
-      lastSeen: a.lastSeen?.toISOString() ?? null,
+      agentId: s.agentId,
+      agentName: s.agentName || s.agentId,
+      state: lastSeen === null ? 'unknown' : isConnected(Boolean(s.enabled), lastSeen, now) ? 'connected' : 'disconnected',
+      lastSeen: lastSeen?.toISOString() ?? null,
     })
   }
-  return tags
+  return result
 }

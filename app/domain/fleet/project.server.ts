@@ -90,58 +90,96 @@ export async function projectOverview(actor: Actor, organizationId: string, proj
   }
 }
 
-/** Agents tab: agents with systems in the project (or below), each with a device summary. Needs project.view. */
-export async function projectAgents(actor: Actor, organizationId: string, projectId: string) {
-  const { scope, projectIds } = await projectScope(actor, organizationId, projectId, 'project.view')
+/** Rows per page of the Agents tab (each row carries a device summary). */
+export const PROJECT_AGENTS_PAGE_SIZE = 50
+/** Systems per page of the Devices tab (each with its device tree, ~20 devices in a typical wall). */
+export const PROJECT_DEVICE_SYSTEMS_PAGE_SIZE = 25
+
+/** Rows per page of the Issues tab's 'Issue Counts' table. */
+export const PROJECT_ISSUES_PAGE_SIZE = 100
+
+const pageOf = (page: number, total: number, size: number) => Math.min(Math.max(1, page), Math.max(1, Math.ceil(total / size)))
+
+/**
+ * Agents tab: agents with systems in the project (or below), each with a device summary, one page
+ * at a time (ordered by name). `focus` (an agent id, from the projects list's system tags) picks the
+ * page holding that agent. Needs project.view. Parameters stay bounded: the agent list is a
+ * sub-query, only one page of ids is ever bound.
+ */
+export async function projectAgents(actor: Actor, organizationId: string, projectId: string, options: { page?: number; focus?: string | null } = {}) {
+  const { scope, projectIds, inProjects } = await projectScope(actor, organizationId, projectId, 'project.view')
   const now = Date.now()
-  const agents = await prisma.agent.findMany({
-    where: { organizationId, systems: { some: { projectId: { in: projectIds } } } },
-    select: agentSelect,
-    orderBy: { clientName: 'asc' },
-    take: 2000,
-  })
-  const ids = agents.map((a) => a.id)
-  const [extras, deviceCounts] = await Promise.all([
+  const inScope = sql`a."organizationId" = ${organizationId} AND EXISTS (SELECT 1 FROM "System" s WHERE s."agentId" = a."id" AND ${inProjects})`
+  const [{ total }] = await prisma.$queryRaw<{ total: bigint }[]>(sql`SELECT COUNT(*) AS total FROM "Agent" a WHERE ${inScope}`)
+  const count = Number(total)
+  let page = options.page ?? 1
+  if (options.focus) {
+    const [rank] = await prisma.$queryRaw<{ before: bigint }[]>(sql`
+      SELECT (SELECT COUNT(*) FROM "Agent" a WHERE ${inScope} AND (a."clientName" < f."clientName" OR (a."clientName" = f."clientName" AND a."id" < f."id"))) AS before
+      FROM "Agent" f WHERE f."id" = ${options.focus} AND f."organizationId" = ${organizationId}`)
+    if (rank) page = Math.floor(Number(rank.before) / PROJECT_AGENTS_PAGE_SIZE) + 1
+  }
+  page = pageOf(page, count, PROJECT_AGENTS_PAGE_SIZE)
+  const idRows = await prisma.$queryRaw<{ id: string }[]>(sql`
+    SELECT a."id" AS id FROM "Agent" a WHERE ${inScope} ORDER BY a."clientName", a."id" LIMIT ${PROJECT_AGENTS_PAGE_SIZE} OFFSET ${(page - 1) * PROJECT_AGENTS_PAGE_SIZE}`)
+  const ids = idRows.map((r) => r.id)
+  const [agents, extras, deviceCounts] = await Promise.all([
+    prisma.agent.findMany({ where: { id: { in: ids } }, select: agentSelect }),
     loadAgentExtras(scope, ids),
-    prisma.$queryRaw<{ agentId: string; component: string; count: bigint }[]>(sql`
-      SELECT s."agentId" AS agentId, d."component" AS component, SUM(d."count") AS count
-      FROM "Device" d JOIN "System" s ON s."id" = d."systemId"
-      WHERE s."projectId" IN (${Prisma.join(projectIds)}) GROUP BY s."agentId", d."component"`),
+    ids.length
+      ? prisma.$queryRaw<{ agentId: string; component: string; count: bigint }[]>(sql`
+      SELECT s."agentId" AS agentId, g."component" AS component, SUM(g."count") AS count
+      FROM "DeviceVersionCount" g JOIN "System" s ON s."id" = g."systemId"
+      WHERE s."agentId" IN (${Prisma.join(ids)}) AND ${inProjects} GROUP BY s."agentId", g."component"`)
+      : [],
   ])
+  const byId = new Map(agents.map((a) => [a.id, a]))
   const devicesByAgent = new Map<string, { component: string; count: number }[]>()
   for (const r of deviceCounts) devicesByAgent.set(r.agentId, [...(devicesByAgent.get(r.agentId) ?? []), { component: r.component, count: Number(r.count) }])
   return {
-    rows: agents.map((a) => {
+    rows: ids.flatMap((id) => {
+      const a = byId.get(id)
+      if (!a) return []
       const extra = extras.get(a.id)!
       const systems = extra.systems.filter((s) => s.projectId && projectIds.includes(s.projectId))
-      return { ...agentCore(a, now), ...extra.summary, systems, devices: devicesByAgent.get(a.id) ?? [], canConnect: canConnect(scope, systems) }
+      return [{ ...agentCore(a, now), ...extra.summary, systems, devices: devicesByAgent.get(a.id) ?? [], canConnect: canConnect(scope, systems) }]
     }),
+    page,
+    pageSize: PROJECT_AGENTS_PAGE_SIZE,
+    pageCount: Math.max(1, Math.ceil(count / PROJECT_AGENTS_PAGE_SIZE)),
+    total: count,
     canDelete: scope.access.can('agent.delete'),
   }
 }
 
 export type DeviceNode = { id: string; key: string; name: string; component: string; product: string; serial: string; versionSoftware: string | null; versionFirmware: string | null; count: number; children: DeviceNode[] }
 
-const DEVICE_TREE_CAP = 5000
-
-/** Devices tab: per system, the devices as a tree grouped by parent. Needs project.view. */
-export async function projectDevices(actor: Actor, organizationId: string, projectId: string) {
+/** Devices tab: per system (one page of systems, by agent name), the devices as a tree grouped by parent. Needs project.view. */
+export async function projectDevices(actor: Actor, organizationId: string, projectId: string, options: { page?: number } = {}) {
   const { scope, projectIds } = await projectScope(actor, organizationId, projectId, 'project.view')
+  const where = { projectId: { in: projectIds } }
+  const total = await prisma.system.count({ where })
+  const page = pageOf(options.page ?? 1, total, PROJECT_DEVICE_SYSTEMS_PAGE_SIZE)
   const systems = await prisma.system.findMany({
-    where: { projectId: { in: projectIds } },
+    where,
     select: { id: true, key: true, name: true, projectId: true, agent: { select: { id: true, clientName: true, enabled: true, lastSeen: true } } },
-    orderBy: [{ agent: { clientName: 'asc' } }, { key: 'asc' }],
+    orderBy: [{ agent: { clientName: 'asc' } }, { key: 'asc' }, { id: 'asc' }],
+    skip: (page - 1) * PROJECT_DEVICE_SYSTEMS_PAGE_SIZE,
+    take: PROJECT_DEVICE_SYSTEMS_PAGE_SIZE,
   })
+  // one page of systems: the id list is bounded by the page size
   const devices = await prisma.device.findMany({
     where: { systemId: { in: systems.map((s) => s.id) } },
     select: { id: true, systemId: true, key: true, name: true, component: true, product: true, serial: true, parentKey: true, versionSoftware: true, versionFirmware: true, count: true },
     orderBy: [{ systemId: 'asc' }, { key: 'asc' }],
-    take: DEVICE_TREE_CAP + 1,
   })
   const bySystem = new Map<string, typeof devices>()
-  for (const d of devices.slice(0, DEVICE_TREE_CAP)) bySystem.set(d.systemId, [...(bySystem.get(d.systemId) ?? []), d])
+  for (const d of devices) bySystem.set(d.systemId, [...(bySystem.get(d.systemId) ?? []), d])
   return {
-    truncated: devices.length > DEVICE_TREE_CAP,
+    page,
+    pageSize: PROJECT_DEVICE_SYSTEMS_PAGE_SIZE,
+    pageCount: Math.max(1, Math.ceil(total / PROJECT_DEVICE_SYSTEMS_PAGE_SIZE)),
+    total,
     systems: systems.map((s) => ({
       id: s.id,
       key: s.key,
@@ -169,19 +207,23 @@ export function deviceTree(devices: { id: string; key: string; name: string; com
 }
 
 /** Issues tab: 'Issue History' per day and severity over the last 10 days, and 'Issue Counts'. Needs project.view. */
-export async function projectIssues(actor: Actor, organizationId: string, projectId: string, now = Date.now()) {
-  const { scope, inProjects } = await projectScope(actor, organizationId, projectId, 'project.view')
+export async function projectIssues(actor: Actor, organizationId: string, projectId: string, now = Date.now(), options: { page?: number } = {}) {
+  const { projectIds, inProjects } = await projectScope(actor, organizationId, projectId, 'project.view')
   const firstDay = Math.floor(now / DAY_MS) * DAY_MS - 9 * DAY_MS
+  const issueWhere = { isActive: true, system: { projectId: { in: projectIds } } }
+  const total = await prisma.issue.count({ where: issueWhere })
+  const page = pageOf(options.page ?? 1, total, PROJECT_ISSUES_PAGE_SIZE)
   const [history, counts] = await Promise.all([
     prisma.$queryRaw<{ day: string; severity: number; count: bigint }[]>(sql`
       SELECT substr(h."timestamp", 1, 10) AS day, i."severity" AS severity, SUM(h."count") AS count
       FROM "IssueHistory" h JOIN "Issue" i ON i."id" = h."issueId" JOIN "System" s ON s."id" = i."systemId"
       WHERE ${inProjects} AND h."timestamp" >= ${new Date(firstDay)} GROUP BY day, i."severity"`),
     prisma.issue.findMany({
-      where: { isActive: true, system: { projectId: { in: scope.subtree(projectId) } } },
+      where: issueWhere,
       select: { id: true, kind: true, key: true, severity: true, component: true, message: true, latestCount: true, system: { select: { key: true, name: true, agent: { select: { clientName: true } } } } },
-      orderBy: [{ severity: 'asc' }, { latestCount: 'desc' }],
-      take: 500,
+      orderBy: [{ severity: 'asc' }, { latestCount: 'desc' }, { id: 'asc' }],
+      skip: (page - 1) * PROJECT_ISSUES_PAGE_SIZE,
+      take: PROJECT_ISSUES_PAGE_SIZE,
     }),
   ])
   const days = Array.from({ length: 10 }, (_, i) => new Date(firstDay + i * DAY_MS).toISOString().slice(0, 10))
@@ -197,6 +239,10 @@ export async function projectIssues(actor: Actor, organizationId: string, projec
   })
   return {
     history: chart,
+    page,
+    pageSize: PROJECT_ISSUES_PAGE_SIZE,
+    pageCount: Math.max(1, Math.ceil(total / PROJECT_ISSUES_PAGE_SIZE)),
+    total,
     counts: counts.map((i) => ({
       id: i.id,
       kind: i.kind,

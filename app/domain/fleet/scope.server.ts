@@ -4,6 +4,7 @@ import { getOrganizationAccess, type OrganizationAccess } from '../access/access
 import { type Permission } from '../access/catalogue'
 import { accessDenied } from '../errors'
 import { prisma } from '~/utils/db.server'
+import { memoIfScoped } from '~/utils/request-scope.server'
 
 export type ProjectInfo = { id: string; name: string; parentId: string | null }
 
@@ -88,6 +89,6 @@ export class FleetScope {
 export async function loadFleetScope(actor: Actor, organizationId: string, permission: Permission): Promise<FleetScope> {
   const access = await getOrganizationAccess(actor, organizationId)
   if (!access.canAnywhere(permission)) throw accessDenied()
-  const projects = await prisma.project.findMany({ where: { organizationId }, select: { id: true, name: true, parentId: true } })
+  const projects = await memoIfScoped(actor, `fleet-projects:${organizationId}`, () => prisma.project.findMany({ where: { organizationId }, select: { id: true, name: true, parentId: true } }))
   return new FleetScope(access, new Map(projects.map((p) => [p.id, p])))
 }

@@ -2,6 +2,7 @@ import { type Actor } from '../actor'
 import { getOrganizationAccess } from '../access/access.server'
 import { type OrganizationCapabilities } from '../access/catalogue'
 import { prisma } from '~/utils/db.server'
+import { memoIfScoped } from '~/utils/request-scope.server'
 
 /** Organizations the actor belongs to: owner, or holder of any access right (compiled ACL). */
 export async function memberOrganizationIds(actor: Actor): Promise<string[]> {
@@ -14,8 +15,10 @@ export async function memberOrganizationIds(actor: Actor): Promise<string[]> {
 }
 
 export async function listMemberOrganizations(actor: Actor) {
-  const ids = await memberOrganizationIds(actor)
-  return prisma.organization.findMany({ where: { id: { in: ids } }, select: { id: true, name: true }, orderBy: { name: 'asc' } })
+  return memoIfScoped(actor, 'member-organizations', async () => {
+    const ids = await memberOrganizationIds(actor)
+    return prisma.organization.findMany({ where: { id: { in: ids } }, select: { id: true, name: true }, orderBy: { name: 'asc' } })
+  })
 }
 
 /**

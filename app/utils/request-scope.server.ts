@@ -1,0 +1,35 @@
+/**
+ * Memoisation for the span of one GET request. Remix runs every matched loader (root, layouts,
+ * page) for one request, and each asked again for the session, the organization list and the
+ * compiled access: the same queries three or four times per page. Results are kept on objects that
+ * live exactly as long as the request (the Request itself, and the actor made for it), so nothing
+ * is shared between requests or users and a revoked right counts from the next request on.
+ */
+const memos = new WeakMap<object, Map<string, Promise<unknown>>>()
+const scoped = new WeakSet<object>()
+
+/** Marks an object (an actor made for one GET request) as safe to memoise on. */
+export function markRequestScoped(owner: object) {
+  scoped.add(owner)
+}
+
+export function isRequestScoped(owner: object) {
+  return scoped.has(owner)
+}
+
+/** `load()` once per owner and key; a rejection is kept too (the same request would fail the same way). */
+export function memoOn<T>(owner: object, key: string, load: () => Promise<T>): Promise<T> {
+  let map = memos.get(owner)
+  if (!map) memos.set(owner, (map = new Map()))
+  let value = map.get(key) as Promise<T> | undefined
+  if (!value) map.set(key, (value = load()))
+  return value
+}
+
+/** Memoises on a request-scoped owner only; anything else (tests, jobs, actions) loads every time. */
+export function memoIfScoped<T>(owner: object, key: string, load: () => Promise<T>): Promise<T> {
+  return scoped.has(owner) ? memoOn(owner, key, load) : load()
+}
+
+/** Reads (GET, HEAD) may share lookups; an action changes data between its own lookups. */
+export const isReadRequest = (request: Request) => request.method === 'GET' || request.method === 'HEAD'

@@ -1,0 +1,167 @@
+// npm run bench:pages [-- --duration 6] [-- --only agents] [-- --concurrency 16] [-- --profile]:
+// every page of the bench organization (bench/seed-fleet.ts: 10,000 agents, 200,000 devices) and of
+// the 6-agent demo organization through the production server, signed in as the owner. Per page:
+// status, bytes (HTML or data, uncompressed), single-user p50/p95, and with N concurrent users
+// requests/s plus the server's CPU ms per request (process CPU time / requests, which holds on a
+// shared, noisy machine better than wall time). docs/benchmarks.md records the figures.
+import http from 'node:http'
+import fs from 'node:fs'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import Database from 'better-sqlite3'
+import { DEMO_ORG_ID, DEMO_USERS } from '../prisma/seed-data'
+import { BENCH_ORG_ID } from './seed-fleet'
+import { benchDatabase, cpuMs, createSession, loadAverage, percentile, root, startPortal } from './portal'
+
+const args = process.argv.slice(2)
+const arg = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
+const DURATION_S = Number(arg('--duration', '6'))
+const CONCURRENCY = Number(arg('--concurrency', '16'))
+const SINGLE_SAMPLES = Number(arg('--samples', '12'))
+const ONLY = arg('--only', '')
+const PROFILE = args.includes('--profile')
+
+type Page = { name: string; url: string }
+type Result = { status: number; bytes: number; wire: number; ms: number }
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
+
+/** One GET as a browser sends it (gzip/br accepted); `decode` measures the uncompressed size too. */
+async function get(port: number, url: string, cookie: string, decode: boolean): Promise<Result> {
+  try {
+    return await getOnce(port, url, cookie, decode)
+  } catch (error) {
+    // a kept-alive socket the server closed meanwhile (keepAliveTimeout): ask once more on a new one
+    if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error
+    return getOnce(port, url, cookie, decode)
+  }
+}
+
+function getOnce(port: number, url: string, cookie: string, decode: boolean): Promise<Result> {
+  const started = performance.now()
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: url, agent, headers: { cookie, 'accept-encoding': 'gzip, deflate, br', accept: 'text/html,*/*' } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => {
+        const body = Buffer.concat(chunks)
+        const ms = performance.now() - started
+        let bytes = body.length
+        if (decode) {
+          const enc = res.headers['content-encoding']
+          if (enc === 'gzip') bytes = zlib.gunzipSync(body).length
+          else if (enc === 'br') bytes = zlib.brotliDecompressSync(body).length
+          else if (enc === 'deflate') bytes = zlib.inflateSync(body).length
+        }
+        resolve({ status: res.statusCode ?? 0, bytes, wire: body.length, ms })
+      })
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.setTimeout(300_000, () => req.destroy(new Error(`${url}: timed out`)))
+  })
+}
+
+async function single(port: number, url: string, cookie: string) {
+  const first = await get(port, url, cookie, true) // warm-up; its status and sizes are reported
+  const samples: number[] = []
+  const until = Date.now() + 20_000
+  while (samples.length < SINGLE_SAMPLES && (samples.length < 3 || Date.now() < until)) samples.push((await get(port, url, cookie, false)).ms)
+  return { ...first, p50: percentile(samples, 50), p95: percentile(samples, 95) }
+}
+
+/** N users requesting back to back for the duration; CPU is read after the last response. */
+async function concurrent(pid: number, port: number, url: string, cookie: string, singleP50: number) {
+  // a page that takes seconds alone would keep 16 users busy for minutes: then each asks once
+  const cap = singleP50 > 1000 ? CONCURRENCY : Infinity
+  let launched = 0
+  let done = 0
+  let failed = 0
+  const deadline = Date.now() + DURATION_S * 1000
+  const cpuBefore = cpuMs(pid)
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < deadline && launched < cap) {
+        launched++
+        const r = await get(port, url, cookie, false)
+        if (r.status >= 400) failed++
+        done++
+      }
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  const cpu = cpuMs(pid) - cpuBefore
+  return { rps: done / seconds, cpuPerRequest: cpu / done, cores: cpu / 1000 / seconds, requests: done, failed }
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(root, 'build/server/index.js'))) throw new Error('No production build: run `npm run build` first.')
+  const file = await benchDatabase()
+  const db = new Database(file)
+  const firstAgent = (org: string) => (db.prepare(`SELECT id FROM "Agent" WHERE "organizationId" = ? ORDER BY "clientName" LIMIT 1`).get(org) as { id: string } | undefined)?.id
+  const profileDir = path.join(root, 'bench/.out/profiles')
+  const nodeArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
+  // The demo organization's 6 simulated agents enroll on the first start; later starts reuse them.
+  const portal = await startPortal(file, { SIMULATOR_AGENTS: '6' }, nodeArgs)
+  try {
+    for (let i = 0; i < 60 && !firstAgent(DEMO_ORG_ID); i++) await new Promise((r) => setTimeout(r, 1000))
+    const cookie = createSession(file, DEMO_USERS.owner.id)
+    const orgs = [
+      { label: 'bench (10,000 agents)', id: BENCH_ORG_ID, project: 'bench-prj-000000000', agent: firstAgent(BENCH_ORG_ID) },
+      { label: 'demo (6 agents)', id: DEMO_ORG_ID, project: 'demo-prj-main-stage0', agent: firstAgent(DEMO_ORG_ID) },
+    ]
+    db.close()
+    const pagesOf = (o: (typeof orgs)[number]): Page[] => {
+      const base = `/organization/${o.id}`
+      return [
+        { name: 'projects list', url: `${base}/projects` },
+        { name: 'project overview (parent)', url: `${base}/projects/${o.project}/overview` },
+        { name: 'project agents tab', url: `${base}/projects/${o.project}/agents` },
+        { name: 'project devices tab', url: `${base}/projects/${o.project}/devices` },
+        { name: 'project issues tab', url: `${base}/projects/${o.project}/issues` },
+        { name: 'project activity tab', url: `${base}/projects/${o.project}/audit` },
+        { name: 'agents list', url: `${base}/agents` },
+        { name: 'agents list .data', url: `${base}/agents.data` },
+        { name: 'agents .data (page loader only)', url: `${base}/agents.data?_routes=${encodeURIComponent('routes/_app.organization.$organizationId.agents._index')}` },
+        { name: 'agent detail', url: `${base}/agents/${o.agent}` },
+        { name: 'dashboard', url: `${base}/dashboard` },
+        { name: 'notes', url: `${base}/notes` },
+        { name: 'members', url: `${base}/members` },
+      ]
+    }
+    const common: Page[] = [
+      { name: 'organization list', url: '/organization/list' },
+      { name: '/about', url: '/about' },
+      { name: '/login (signed out)', url: '/login' },
+    ]
+    const rows: string[] = []
+    const json: unknown[] = []
+    const header = `| page | org | status | KB (wire) | p50 / p95 ms | req/s @${CONCURRENCY} | CPU ms/req |`
+    console.log(`load average ${loadAverage()}, ${CONCURRENCY} users x ${DURATION_S} s per page\n`)
+    console.log(header)
+    console.log('|---|---|---|---|---|---|---|')
+    const run = async (page: Page, org: string) => {
+      if (ONLY && !page.name.includes(ONLY) && !page.url.includes(ONLY)) return
+      const pageCookie = page.name.includes('signed out') ? '' : cookie
+      const s = await single(portal.port, page.url, pageCookie)
+      const c = await concurrent(portal.pid, portal.port, page.url, pageCookie, s.p50)
+      const line = `| ${page.name} | ${org} | ${s.status}${c.failed ? ` (${c.failed} failed)` : ''} | ${(s.bytes / 1024).toFixed(1)} (${(s.wire / 1024).toFixed(1)}) | ${s.p50.toFixed(0)} / ${s.p95.toFixed(0)} | ${c.rps.toFixed(1)} | ${c.cpuPerRequest.toFixed(1)} |`
+      console.log(line)
+      rows.push(line)
+      json.push({ page: page.name, org, url: page.url, ...s, ...c })
+    }
+    for (const o of orgs) for (const page of pagesOf(o)) await run(page, o.label)
+    for (const page of common) await run(page, '-')
+    console.log(`\nload average at the end ${loadAverage()}`)
+    fs.mkdirSync(path.join(root, 'bench/.out'), { recursive: true })
+    const out = path.join(root, `bench/.out/pages-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
+    fs.writeFileSync(out, JSON.stringify(json, null, 2))
+    console.log(`written ${path.relative(root, out)}${PROFILE ? `; CPU profile in ${path.relative(root, profileDir)} after exit` : ''}`)
+  } finally {
+    agent.destroy()
+    await portal.stop()
+  }
+}
+
+await main()

@@ -1,0 +1,117 @@
+// Shared by bench/pages.ts and bench/live.ts: the bench database (seeded once per seed version),
+// the production server as a child process on ephemeral ports, its CPU time, and a session cookie.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createHash, randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import { BENCH_SIZES, seedFleet } from './seed-fleet'
+
+export const root = path.resolve(import.meta.dirname, '..')
+/** Bump when bench/seed-fleet.ts changes what it creates: the next run seeds a fresh file. */
+export const SEED_VERSION = `1:${JSON.stringify(BENCH_SIZES)}`
+export const BENCH_DIR = path.join(root, 'bench/.data')
+
+/** The bench organization's database under bench/.data (gitignored), reused while its seed version matches. */
+export async function benchDatabase(file = process.env.BENCH_DB ?? path.join(BENCH_DIR, 'fleet.db')) {
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  const marker = `${file}.seed-version`
+  const current = fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''
+  if (current !== SEED_VERSION || !fs.existsSync(file)) {
+    console.log(`Seeding ${file} (10,000 agents, 200,000 devices; ~20-60 s) ...`)
+    fs.rmSync(marker, { force: true })
+    const started = Date.now()
+    console.log(await seedFleet(`file:${file}`), `${((Date.now() - started) / 1000).toFixed(1)} s`)
+    fs.writeFileSync(marker, SEED_VERSION)
+  }
+  return file
+}
+
+/** A signed-in session for `userId`, written straight into the sessions table (what /login stores). */
+export function createSession(file: string, userId: string) {
+  const token = randomBytes(32).toString('base64url')
+  const db = new Database(file)
+  const now = new Date().toISOString().replace('Z', '+00:00')
+  const expires = new Date(Date.now() + 6 * 3600_000).toISOString().replace('Z', '+00:00')
+  db.prepare(`INSERT INTO "Session" ("id","tokenHash","userId","createdAt","lastSeenAt","expiresAt") VALUES (?,?,?,?,?,?)`).run(
+    randomBytes(10).toString('hex'),
+    createHash('sha256').update(token).digest('hex'),
+    userId,
+    now,
+    now,
+    expires,
+  )
+  db.close()
+  return `pf_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString('base64'))}`
+}
+
+export type Portal = { child: ChildProcess; port: number; mqttPort: number; pid: number; stop: () => Promise<void> }
+
+/** `npm start` on `file` as a child process (production build), ports chosen by the system. */
+export async function startPortal(file: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Portal> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/start.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: '0',
+      MQTT_PORT: '0',
+      RELAY_PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: `file:${file}`,
+      SEED_DEMO: 'true',
+      SIMULATOR_AGENTS: '0',
+      FEATURE_DASHBOARDS: 'true',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const ports = await new Promise<[number, number]>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const m = output.match(/web :(\d+), MQTT :(\d+)/)
+      if (m) resolve([Number(m[1]), Number(m[2])])
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`portal exited (${code}):\n${output}`)))
+    setTimeout(() => reject(new Error(`portal not ready after 10 min:\n${output}`)), 600_000)
+  })
+  // keep draining its output so a chatty server never blocks on a full pipe
+  child.stdout!.removeAllListeners('data').on('data', () => {})
+  child.stderr!.removeAllListeners('data').on('data', (c: Buffer) => process.env.BENCH_VERBOSE && process.stderr.write(c))
+  return {
+    child,
+    port: ports[0],
+    mqttPort: ports[1],
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+        setTimeout(() => child.kill('SIGKILL'), 15_000).unref()
+      }),
+  }
+}
+
+const TICK_MS = 1000 / 100 // CLK_TCK is 100 on Linux
+
+/** User + system CPU time of a process (all its threads) in ms, from /proc/<pid>/stat. */
+export function cpuMs(pid: number) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS // utime, stime (fields 14 and 15)
+}
+
+export const percentile = (values: number[], p: number) => {
+  if (!values.length) return NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+}
+
+export function loadAverage() {
+  return fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]
+}
