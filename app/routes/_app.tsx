@@ -3,6 +3,7 @@ import { Outlet, useLoaderData, useParams } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { NotesButton, NotesPanel, NotesProvider } from '~/components/notes/notes-panel'
 import { Breadcrumbs } from '~/components/shell/breadcrumbs'
+import { MobileNav } from '~/components/shell/mobile-nav'
 import { Sidebar } from '~/components/shell/sidebar'
 import { SiteBanner } from '~/components/shell/site-banner'
 import { resolveActiveOrganization } from '~/domain/organizations/membership.server'
@@ -28,27 +29,29 @@ export default function AppShell() {
   // The notes panel exists inside an organization, for users who may list its notes.
   const notesOrganizationId = organizationId && data.active?.id === organizationId && data.active.capabilities.canListNotes ? organizationId : null
   if (!root?.user) return null
+  const sidebar = {
+    collapsed: data.sidebarCollapsed,
+    user: root.user,
+    organizations: data.organizations,
+    active: data.active,
+    instanceName: root.instanceName,
+    dashboardsEnabled: root.features.dashboards,
+  }
   return (
     <div className="flex h-screen flex-col">
       <SiteBanner messages={root.siteMessages} />
       <div className="flex min-h-0 flex-1">
-        <Sidebar
-          collapsed={data.sidebarCollapsed}
-          user={root.user}
-          organizations={data.organizations}
-          active={data.active}
-          instanceName={root.instanceName}
-          dashboardsEnabled={root.features.dashboards}
-        />
+        <Sidebar {...sidebar} />
         <NotesProvider organizationId={notesOrganizationId}>
           <div className="flex min-w-0 flex-1 flex-col">
-            <header className="flex h-12 shrink-0 items-center gap-3 border-b bg-card px-5">
+            <header className="flex h-12 shrink-0 items-center gap-3 border-b bg-card px-3 md:px-5">
+              <MobileNav {...sidebar} />
               <Breadcrumbs />
               <div id="header-actions" className="ml-auto flex items-center gap-2" />
               <NotesButton />
             </header>
             <div className="flex min-h-0 flex-1">
-              <main className="min-h-0 min-w-0 flex-1 overflow-y-auto px-6 py-5">
+              <main className="min-h-0 min-w-0 flex-1 overflow-y-auto px-3 py-4 md:px-6 md:py-5">
                 <Outlet />
               </main>
               <NotesPanel />

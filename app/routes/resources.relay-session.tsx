@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { DomainError, invalid } from '~/domain/errors'
 import { closeProxySession, openProxySession } from '~/domain/relay/sessions.server'
 import { readSessionToken, requestInfo, requireUser } from '~/utils/auth.server'
+import { readForm } from '~/utils/form.server'
 
 const openSchema = z.object({ intent: z.literal('open'), organizationId: z.string().min(1).max(64), agentId: z.string().min(1).max(64), projectId: z.string().min(1).max(64).optional() })
 const closeSchema = z.object({ intent: z.literal('close'), sessionId: z.string().min(1).max(64) })
@@ -14,7 +15,7 @@ const closeSchema = z.object({ intent: z.literal('close'), sessionId: z.string()
  */
 export async function action({ request }: ActionFunctionArgs) {
   const { actor } = await requireUser(request)
-  const form = Object.fromEntries(await request.formData())
+  const form = await readForm(request)
   try {
     const open = openSchema.safeParse(form)
     if (open.success) {

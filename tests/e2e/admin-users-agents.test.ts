@@ -12,12 +12,10 @@ async function shots(page: Page, name: string) {
   await page.setViewportSize({ width: 1440, height: 900 })
   await page.waitForTimeout(200)
   await page.screenshot({ path: `${dir}/${name}-1440.png`, fullPage: true })
-  // on a phone the sidebar is collapsed to its icons (the user's own setting)
-  await page.getByRole('button', { name: 'Collapse sidebar' }).click()
+  // on a phone the sidebar is a drawer behind the header's menu button
   await page.setViewportSize({ width: 390, height: 844 })
   await page.waitForTimeout(200)
   await page.screenshot({ path: `${dir}/${name}-390.png`, fullPage: true })
-  await page.getByRole('button', { name: 'Expand sidebar' }).click()
   await page.setViewportSize({ width: 1400, height: 900 })
 }
 

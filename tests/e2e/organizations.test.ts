@@ -45,8 +45,10 @@ describe('organizations and projects', () => {
     await page.getByRole('dialog', { name: 'Project Name' }).getByRole('button', { name: 'Create' }).click()
     await page.locator('[data-testid="project-row"][data-project="Arena Left"]').waitFor()
 
-    // Rename the sub-project inline on its Settings tab; the breadcrumb shows the parent chain.
-    await page.getByRole('link', { name: 'Settings of Arena Left' }).click()
+    // Rename the sub-project inline on its Settings tab (the row's More menu; the gear icon opens the
+    // project dialog instead); the breadcrumb shows the parent chain.
+    await page.getByRole('button', { name: 'More for Arena Left' }).click()
+    await page.getByRole('menuitem', { name: 'Settings' }).click()
     await page.waitForURL(/\/projects\/[^/]+\/settings$/)
     await page.getByRole('button', { name: 'Edit Name' }).click()
     await page.getByLabel('Name').fill('Arena Left Wall')

@@ -95,4 +95,24 @@ describe('application shell', () => {
     expect(errors.filter((e) => /hydrat|#418|#423|#425/i.test(e))).toEqual([])
     await context.close()
   })
+
+  it('turns the sidebar into a drawer on a phone: menu button, links, closes on navigation', async () => {
+    const { context, page } = await newPage(browser, portal.url)
+    await signInAs(context, portal, DEMO_USERS.owner.email)
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/organization/list')
+    // the rail is gone at 390 px, so the page has the full width
+    await expect.poll(() => page.getByRole('navigation', { name: 'Organization' }).count()).toBe(0)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await page.getByRole('button', { name: 'Open menu' }).click()
+    const drawer = page.getByRole('dialog', { name: 'Menu' })
+    await drawer.getByRole('link', { name: 'Projects' }).click()
+    await page.waitForURL(`**/organization/${DEMO_ORG_ID}/projects`)
+    await expect.poll(() => drawer.count()).toBe(0)
+    // back on a desktop width the rail returns and the menu button hides
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await expect.poll(() => page.getByRole('navigation', { name: 'Organization' }).isVisible()).toBe(true)
+    expect(await page.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false)
+    await context.close()
+  })
 })

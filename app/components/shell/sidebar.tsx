@@ -30,6 +30,8 @@ import { Tooltip } from '../ui/tooltip'
 
 export type SidebarProps = {
   collapsed: boolean
+  /** 'drawer': the phone variant inside the menu sheet, always expanded, without the collapse toggle. */
+  variant?: 'rail' | 'drawer'
   user: { name: string; email: string; isSiteAdmin: boolean }
   organizations: { id: string; name: string }[]
   active: { id: string; name: string; capabilities: OrganizationCapabilities } | null
@@ -39,7 +41,9 @@ export type SidebarProps = {
 
 /** The collapsible sidebar (w-20 collapsed, w-64 expanded); the state is saved 1 s after a change. */
 export function Sidebar(props: SidebarProps) {
-  const [collapsed, setCollapsed] = useState(props.collapsed)
+  const drawer = props.variant === 'drawer'
+  const [railCollapsed, setCollapsed] = useState(props.collapsed)
+  const collapsed = drawer ? false : railCollapsed
   const save = useDebouncedCallback((value: boolean) => {
     callApi('user/updateProfile', { preferenceSidebarCollapsed: value }).catch((e) => console.warn('Saving the sidebar state failed', e))
   }, 1000)
@@ -56,7 +60,12 @@ export function Sidebar(props: SidebarProps) {
   return (
     <aside
       data-collapsed={collapsed}
-      className={cn('flex h-full shrink-0 flex-col bg-sidebar text-sidebar-foreground transition-[width] duration-150', collapsed ? 'w-20' : 'w-64')}
+      className={cn(
+        'h-full shrink-0 flex-col bg-sidebar text-sidebar-foreground transition-[width] duration-150',
+        // below md the rail gives way to the drawer opened from the header's menu button
+        drawer ? 'flex w-72 max-w-[85vw]' : 'hidden md:flex',
+        collapsed ? 'w-20' : !drawer && 'w-64',
+      )}
     >
       <div className={cn('flex h-14 items-center gap-2 px-4', collapsed && 'justify-center px-0')}>
         <Link to="/" className="flex items-center gap-2 font-semibold text-white">
@@ -108,6 +117,7 @@ export function Sidebar(props: SidebarProps) {
         {props.user.isSiteAdmin ? <Item to="/admin/site" icon={<Shield />} label="Admin" collapsed={collapsed} /> : null}
         {props.user.isSiteAdmin ? <Item to="/dev" icon={<Wrench />} label="Developer" collapsed={collapsed} /> : null}
         <ProfileMenu user={props.user} collapsed={collapsed} />
+        {drawer ? null : (
         <button
           type="button"
           onClick={toggle}
@@ -117,6 +127,7 @@ export function Sidebar(props: SidebarProps) {
           {collapsed ? <ChevronsRight className="size-4" /> : <ChevronsLeft className="size-4" />}
           {!collapsed && 'Collapse'}
         </button>
+        )}
       </div>
     </aside>
   )

@@ -36,13 +36,15 @@ const visibleSystems = (scope: FleetScope) => sql`a."organizationId" = ${scope.o
 /**
  * 'Aggregate by System': every reporting system the viewer sees (spec 02 section 2), issues or not,
  * worst first; issues are joined in the ON clause so a system without active issues still has its row.
+ * The unary + keeps SQLite off the (isActive, severity) index for that join: with it, every system
+ * scanned every active issue of the database (130 s for 33,000 systems instead of well under one).
  */
 async function metricsBySystem(scope: FleetScope) {
   const [rows, total] = await Promise.all([
     prisma.$queryRaw<(BreakdownRow & { id: string; key: string; name: string; agentId: string; agentName: string; projectId: string | null; deviceCount: bigint | null })[]>(sql`
     SELECT s."id" AS id, s."key" AS key, s."name" AS name, a."id" AS agentId, a."clientName" AS agentName, s."projectId" AS projectId,
       (SELECT SUM(d."count") FROM "Device" d WHERE d."systemId" = s."id") AS deviceCount, ${breakdownColumns}
-    FROM ${SYSTEMS} LEFT JOIN "Issue" i ON i."systemId" = s."id" AND i."isActive" = 1
+    FROM ${SYSTEMS} LEFT JOIN "Issue" i ON i."systemId" = s."id" AND +i."isActive" = 1
     WHERE ${visibleSystems(scope)}
     GROUP BY s."id" ORDER BY priorityIssueCount DESC, issueCount DESC, a."clientName", s."key" LIMIT ${SYSTEM_ROW_LIMIT}`),
     prisma.$queryRaw<{ total: bigint }[]>(sql`SELECT COUNT(*) AS total FROM ${SYSTEMS} WHERE ${visibleSystems(scope)}`),
