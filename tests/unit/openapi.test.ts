@@ -20,7 +20,7 @@ describe('GET /client/v1/openapi.json', () => {
 
     // A public call needs no credentials; a signed-in call keeps the document-wide security.
     expect(doc.paths['/client/v1/public/auth/userCreate'].post.security).toEqual([])
-    expect(doc.paths['/client/v1/organization/create'].post.security).toBeUndefined()
+    expect(doc.paths['/client/v1/organization/update'].post.security).toBeUndefined()
 
     const update = doc.paths['/client/v1/organization/update'].post.requestBody.content['application/json'].schema
     expect(update.type).toBe('object')
