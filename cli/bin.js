@@ -3,5 +3,6 @@
 import { register } from 'tsx/esm/api'
 
 register()
-const { main } = await import('./index.ts')
+const { main, exitQuietlyOnClosedPipe } = await import('./index.ts')
+exitQuietlyOnClosedPipe()
 process.exitCode = await main(process.argv.slice(2))

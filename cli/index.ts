@@ -58,7 +58,18 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** `pixelfleet ... | head`: a reader that stops early is normal, not a crash with a stack trace. */
+export function exitQuietlyOnClosedPipe() {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+      throw error
+    })
+  }
+}
+
 // `npm run cli -- ...` runs this file directly; the installed bin goes through bin.js.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  exitQuietlyOnClosedPipe()
   process.exitCode = await main(process.argv.slice(2))
 }

@@ -44,3 +44,18 @@ describe('CLI output and exit codes', () => {
     expect(configPath({ XDG_CONFIG_HOME: '/x/cfg' })).toBe('/x/cfg/pixelfleet/config.json')
   })
 })
+
+describe('CLI output into a pipe', () => {
+  it('exits 0 without a stack trace when the reader closes the pipe early (`| head`)', async () => {
+    const { spawn } = await import('node:child_process')
+    const path = await import('node:path')
+    const root = path.resolve(import.meta.dirname, '../..')
+    const child = spawn(process.execPath, ['cli/bin.js', '--help'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout.destroy() // the reader is gone before the CLI writes anything
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+    expect(stderr).not.toContain('EPIPE')
+    expect(code).toBe(0)
+  })
+})
