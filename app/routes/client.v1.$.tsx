@@ -3,7 +3,7 @@ import { apiCalls } from '~/api/index.server'
 import { type ApiContext } from '~/api/registry.server'
 import { DomainError, fromZodIssues } from '~/domain/errors'
 import { resolveToken, userActor } from '~/domain/auth/session.server'
-import { clearSessionCookie, readSessionToken, requestInfo } from '~/utils/auth.server'
+import { readSessionToken, requestInfo } from '~/utils/auth.server'
 
 const json = (body: object, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } })
@@ -43,10 +43,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const token = await readSessionToken(request)
   const identity = await resolveToken(token)
   if (identity.status === 'disabled') {
-    // The browser's cookie goes too: its next page load shows the message on the login page.
-    const refused = error('mvr-auth/disabled', 'Account was administratively disabled', 403)
-    refused.headers.append('Set-Cookie', await clearSessionCookie())
-    return refused
+    // The browser keeps its (ended) session cookie: its next page load lands on the login page with
+    // this message (app/utils/auth.server.ts), however many requests race to get there.
+    return error('mvr-auth/disabled', 'Account was administratively disabled', 403)
   }
   const actor = identity.status === 'ok' ? userActor(identity.user, info) : null
   if (!call.public && !actor) return error('mvr-auth/notloggedin', 'Not logged in', 401)

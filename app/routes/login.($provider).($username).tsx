@@ -18,7 +18,7 @@ import { startGoogleSignIn } from '~/domain/auth/google.server'
 import { failedPasswordRules, isValidEmail } from '~/domain/auth/password-rules'
 import { DomainError } from '~/domain/errors'
 import { useRootData } from '~/root'
-import { commitSessionCookie, getCurrentUser, requestInfo } from '~/utils/auth.server'
+import { commitSessionCookie, getCurrentUser, requestInfo, sessionEndedByDisable } from '~/utils/auth.server'
 import { safeRedirect } from '~/utils/safe-redirect'
 import { formAction, type ActionFailure, type ActionSuccess } from '~/utils/errors.server'
 import { googleSignInCookie } from '~/utils/google-auth.server'
@@ -65,7 +65,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       error = { code: e.code, message: e.message }
     }
   }
-  const errorCode = url.searchParams.get('error')
+  const errorCode = (await sessionEndedByDisable(request)) ? 'mvr-auth/disabled' : url.searchParams.get('error')
   if (!error && errorCode) error = { code: errorCode, message: REDIRECTED_ERRORS[errorCode] ?? 'An unrecognized error has occurred' }
   const notice = url.searchParams.get('notice')
   return {

@@ -49,12 +49,24 @@ export async function getCurrentUser(request: Request): Promise<CurrentUser | nu
 async function loadCurrentUser(request: Request, scoped: boolean): Promise<CurrentUser | null> {
   const identity = await resolveToken(await readSessionToken(request))
   if (identity.status === 'disabled') {
-    throw redirect('/login?error=mvr-auth/disabled', { headers: { 'Set-Cookie': await clearSessionCookie() } })
+    // The session cookie is kept (its session is ended for good): the sign-in page says why for as
+    // long as the browser holds it, so a request racing this one (live updates, a second tab) cannot
+    // clear it and leave the person on a bare sign-in form.
+    if (isSignInPath(request)) return null
+    throw redirect('/login?error=mvr-auth/disabled')
   }
   if (identity.status !== 'ok') return null
   const actor = userActor(identity.user, requestInfo(request))
   if (scoped) markRequestScoped(actor)
   return { user: identity.user, actor }
+}
+
+const isSignInPath = (request: Request) => /^\/login(\/|\.data|$)/.test(new URL(request.url).pathname)
+
+/** True when the browser's session was ended because an admin disabled the account. */
+export async function sessionEndedByDisable(request: Request): Promise<boolean> {
+  const token = await readSessionToken(request)
+  return token ? (await resolveToken(token)).status === 'disabled' : false
 }
 
 /** Route guard: no signed-in user -> /login with a redirect query holding the full path. */

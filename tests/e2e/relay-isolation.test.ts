@@ -68,7 +68,7 @@ function hostilePage(cookie: string) {
 async function openPortal(page: Page) {
   await page.goto(`/portal/${DEMO_ORG_ID}/${agentId}`)
   const frame = page.frameLocator('iframe[title="Web interface of Evil agent"]')
-  await frame.getByRole('heading', { name: 'Evil agent UI' }).waitFor({ timeout: 20_000 })
+  await frame.getByRole('heading', { name: 'Evil agent UI' }).waitFor({ timeout: 45_000 })
   const src = (await page.locator('iframe').getAttribute('src'))!
   const db = await portalDb(portal)
   try {
@@ -151,8 +151,16 @@ describe('relay isolation in Chromium', () => {
     }
     await context.addCookies([{ name: 'pf_relay', value: key, url: origin, httpOnly: true, secure: true, sameSite: 'Lax' }])
     const top = await context.newPage()
-    await top.goto(`${origin}/`)
-    await top.getByRole('heading', { name: 'Evil agent UI' }).waitFor()
+    // the relay holds a session's check for a few seconds, so the new key may take one refresh to count
+    await expect
+      .poll(
+        async () => {
+          await top.goto(`${origin}/`).catch(() => undefined)
+          return top.getByRole('heading', { name: 'Evil agent UI' }).count()
+        },
+        { timeout: 45_000, intervals: [500, 1000, 2000] },
+      )
+      .toBe(1)
     await expect.poll(() => top.locator('#sw').textContent(), { timeout: 10_000 }).toMatch(/^refused/)
     expect(await top.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length))).toBe(0)
     expect(context.serviceWorkers()).toHaveLength(0)
