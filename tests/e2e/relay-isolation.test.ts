@@ -158,7 +158,7 @@ describe('relay isolation in Chromium', () => {
           await top.goto(`${origin}/`).catch(() => undefined)
           return top.getByRole('heading', { name: 'Evil agent UI' }).count()
         },
-        { timeout: 45_000, intervals: [500, 1000, 2000] },
+        { timeout: 45_000, interval: 1000 },
       )
       .toBe(1)
     await expect.poll(() => top.locator('#sw').textContent(), { timeout: 10_000 }).toMatch(/^refused/)
