@@ -48,6 +48,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return error('mvr-auth/disabled', 'Account was administratively disabled', 403)
   }
   const actor = identity.status === 'ok' ? userActor(identity.user, info) : null
+  // Site-admin calls answer 403 to everyone who is not a site admin, signed in or not (issue 9).
+  if (!call.public && !actor && name.startsWith('admin/')) return error('permission-denied', 'Only site administrators may do this', 403)
   if (!call.public && !actor) return error('mvr-auth/notloggedin', 'Not logged in', 401)
 
   const parsed = call.input.safeParse(body)

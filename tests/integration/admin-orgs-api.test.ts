@@ -65,7 +65,7 @@ describe('admin organization calls', () => {
         expect({ name, who, status: result.status, code: result.body.code }).toEqual({ name, who, status: 403, code: 'permission-denied' })
       }
       const anonymous = await invoke(name, body)
-      expect({ name, status: anonymous.status, code: anonymous.body.code }).toEqual({ name, status: 401, code: 'mvr-auth/notloggedin' })
+      expect({ name, status: anonymous.status, code: anonymous.body.code }).toEqual({ name, status: 403, code: 'permission-denied' })
       // The site admin is served (or gets a plain input error), never refused.
       expect([200, 400, 404]).toContain((await staff.call(name, name === 'admin/deleteInvoice' || name === 'admin/updateInvoice' ? { ...body, id: 'gone' } : body)).status)
     }

@@ -74,7 +74,7 @@ describe('admin calls are for site admins only', () => {
     for (const [name, body] of calls) {
       expect((await call(name, owner.token, body)).status, `${name} as owner`).toBe(403)
       expect((await call(name, cloud.token, body)).status, `${name} as cloud admin`).toBe(403)
-      expect(await call(name, null, body), `${name} anonymous`).toMatchObject({ status: 401, body: { code: 'mvr-auth/notloggedin' } })
+      expect(await call(name, null, body), `${name} anonymous`).toMatchObject({ status: 403, body: { code: 'permission-denied' } })
       expect((await call(name, admin.token, body)).status, `${name} as site admin`).toBe(200)
       if (name === 'admin/updateUser') await prisma.user.update({ where: { id: target.id }, data: { disabled: false, isAdmin: false } })
     }
