@@ -8,15 +8,24 @@ export function InvoiceList({ invoices, testId }: { invoices: CustomerInvoice[];
     <AdminTable head={['Reference', 'Total', 'Status', 'Due', 'Sent on']} empty={invoices.length === 0} testId={testId} className="[&_table]:min-w-[28rem]">
       {invoices.map((i) => (
         <tr key={i.id} className="border-b last:border-0">
-          <td className={`${td} whitespace-nowrap font-medium`}>{i.reference}</td>
-          <td className={`${td} whitespace-nowrap tabular-nums`}>{formatMoney(i.total, i.currency)}</td>
-          <td className={td}>
-            <InvoiceStatusBadge status={i.status} />
-          </td>
-          <td className={`${td} whitespace-nowrap`}>{dayOf(i.dueOn)}</td>
-          <td className={`${td} whitespace-nowrap`}>{dayOf(i.sentOn)}</td>
+          <InvoiceCells invoice={i} />
         </tr>
       ))}
     </AdminTable>
+  )
+}
+
+/** Reference, total with currency, status, due and sent on: the columns both invoice tables share. */
+export function InvoiceCells({ invoice: i }: { invoice: CustomerInvoice }) {
+  return (
+    <>
+      <td className={`${td} whitespace-nowrap font-medium`}>{i.reference}</td>
+      <td className={`${td} whitespace-nowrap tabular-nums`}>{formatMoney(i.total, i.currency)}</td>
+      <td className={td}>
+        <InvoiceStatusBadge status={i.status} />
+      </td>
+      <td className={`${td} whitespace-nowrap`}>{dayOf(i.dueOn)}</td>
+      <td className={`${td} whitespace-nowrap`}>{dayOf(i.sentOn)}</td>
+    </>
   )
 }

@@ -9,7 +9,8 @@ import { Field, issueFor } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
 import { NativeSelect } from '~/components/ui/native-select'
 import { ApiError, callApi } from '~/utils/api-client'
-import { AdminTable, InvoiceStatusBadge, dayOf, formatMoney, td } from './parts'
+import { InvoiceCells } from './invoice-list'
+import { AdminTable, td } from './parts'
 
 export type InvoiceRow = {
   id: string
@@ -89,13 +90,7 @@ export function OrgInvoices({ organizationId }: { organizationId: string }) {
         <AdminTable head={['Reference', 'Total', 'Status', 'Due', 'Sent on', '']} empty={!page || page.items.length === 0} testId="invoices-table">
           {page?.items.map((i) => (
             <tr key={i.id} className="border-b last:border-0">
-              <td className={`${td} whitespace-nowrap font-medium`}>{i.reference}</td>
-              <td className={`${td} whitespace-nowrap tabular-nums`}>{formatMoney(i.total, i.currency)}</td>
-              <td className={td}>
-                <InvoiceStatusBadge status={i.status} />
-              </td>
-              <td className={`${td} whitespace-nowrap`}>{dayOf(i.dueOn)}</td>
-              <td className={`${td} whitespace-nowrap`}>{dayOf(i.sentOn)}</td>
+              <InvoiceCells invoice={i} />
               <td className={`${td} whitespace-nowrap text-right`}>
                 <Button variant="ghost" size="icon" aria-label={`Edit invoice ${i.reference}`} onClick={() => setEditing(i)}>
                   <Pencil />

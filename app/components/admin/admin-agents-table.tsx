@@ -12,17 +12,10 @@ import { formatDateTime, timeAgo } from '~/utils/format-time'
 import { useDebouncedCallback } from '~/utils/use-debounced-callback'
 import { useNow } from '~/utils/use-live-revalidate'
 import { usePageTokenList, type TokenPage } from './use-page-token-list'
+import type { AdminAgentView } from '~/domain/admin/agents-admin.server'
 
-export type AdminAgent = {
-  id: string
-  clientName: string
-  product: string
-  version: string
-  enabled: boolean
-  organizationId: string | null
-  organizationName: string | null
-  enrollmentCodes: { code: string; created: string; current: boolean }[]
-}
+/** One row as `admin/agents` returns it (the domain's shape, not a copy of it). */
+export type AdminAgent = AdminAgentView
 type Tunnel = { id: string; address: string; port: number; createdAt: string; lastSeen: string; forwards: Record<string, { connectionsActive: number }> }
 
 /** Spec 01 section 9: filter debounce 300 ms, tunnel connections refresh every 5000 ms. */
