@@ -10,38 +10,14 @@
 import type http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
 import { type Duplex } from 'node:stream'
-import { Aedes, type AuthenticateError, type Client, type PublishPacket, type Subscription } from 'aedes'
+import { Aedes, type AuthenticateError, type Client, type Subscription } from 'aedes'
 import { WebSocketServer, createWebSocketStream } from 'ws'
-import { DomainError } from '../app/domain/errors'
-import {
-  agentConfigs,
-  agentPresence,
-  authenticateAgent,
-  handleCall,
-  isProvisioningKey,
-  markAllOffline,
-  onAgentConfigChange,
-  registerAgent,
-} from '../app/domain/agents/agent-gateway.server'
+import { agentConfigs, agentPresence, markAllOffline, onAgentConfigChange } from '../app/domain/agents/agent-gateway.server'
 import { listen } from '../server/app'
-import {
-  PROVISIONING_USERNAME,
-  PROVISION_CALL,
-  agentCallSchemas,
-  agentConfigTopic,
-  agentResponseTopic,
-  agentTopicPrefix,
-  isAgentCall,
-  maxPayloadBytes,
-  parseTopic,
-  provisionResponseTopic,
-  provisionTopicPrefix,
-  registerRequestSchema,
-  statusMessageSchema,
-  type ErrorResponse,
-} from './protocol'
+import { authenticateClient, publishAllowed, subscriptionAllowed, type Identity } from './acl'
+import { agentConfigTopic, parseTopic } from './protocol'
+import { dispatchMessage, type MessageContext } from './requests'
 
-type Identity = { kind: 'agent'; agentId: string } | { kind: 'provision'; clientId: string }
 type Logger = { info: (message: string) => void; warn: (message: string) => void }
 
 export type BrokerOptions = {
@@ -66,7 +42,6 @@ const HARD_PAYLOAD_LIMIT = 4 * 1024 * 1024
 const CONFIG_PUSH_INTERVAL_MS = 200
 
 const identities = new WeakMap<Client, Identity>()
-const SAFE_CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/
 
 const remoteIp = (client: Client): string | null => {
   const address = client.req?.socket?.remoteAddress ?? (client.conn as Partial<net.Socket>).remoteAddress ?? null
@@ -80,29 +55,23 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
 
   // ------------------------------------------------------------------ authentication
   broker.authenticate = (client, username, password, done) => {
-    const secret = password?.toString('utf8') ?? ''
-    const fail = (reason: string, returnCode: 2 | 4 | 5) => {
-      refuse(client, reason)
-      const error = new Error(reason) as AuthenticateError
-      error.returnCode = returnCode
-      done(error, false)
-    }
-    if (!username) return fail('no username', 4)
-    if (username === PROVISIONING_USERNAME) {
-      if (!isProvisioningKey(secret)) return fail('wrong provisioning key', 4)
-      // The client id becomes a topic level: no wildcards or separators.
-      if (!SAFE_CLIENT_ID.test(client.id)) return fail('provisioning client id must be 1-64 letters, digits, _ or -', 2)
-      identities.set(client, { kind: 'provision', clientId: client.id })
-      return done(null, true)
-    }
-    if (client.id !== username) return fail(`client id must equal the agent id ${username}`, 5)
-    authenticateAgent(username, secret).then(
+    authenticateClient(username, password?.toString('utf8') ?? '', client.id).then(
       (result) => {
-        if (!result.ok) return fail(`agent ${username}: ${result.reason}`, result.reason === 'disabled' ? 5 : 4)
-        identities.set(client, { kind: 'agent', agentId: username })
+        if (!result.ok) {
+          refuse(client, result.reason)
+          const error = new Error(result.reason) as AuthenticateError
+          error.returnCode = result.returnCode
+          return done(error, false)
+        }
+        identities.set(client, result.identity)
         done(null, true)
       },
-      (error: Error) => fail(`authentication failed: ${error.message}`, 5),
+      (error: Error) => {
+        refuse(client, `authentication failed: ${error.message}`)
+        const failure = new Error(error.message) as AuthenticateError
+        failure.returnCode = 5
+        done(failure, false)
+      },
     )
   }
 
@@ -125,82 +94,25 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
     if (typeof packet.payload === 'string') packet.payload = Buffer.from(packet.payload)
     if (packet.topic.startsWith('$SYS/')) return done(new Error('$SYS/ topic is reserved'))
     const identity = client && identities.get(client)
-    const topic = parseTopic(packet.topic)
-    if (!client || !identity || !topic) {
+    if (!client || !identity) {
       refuse(client, `publish to ${packet.topic} outside the protocol`)
       return done(new Error('topic not allowed'))
     }
-    if (identity.kind === 'provision') {
-      if (topic.scope !== 'provision' || topic.clientId !== identity.clientId || topic.kind !== 'req' || topic.call !== PROVISION_CALL) {
-        refuse(client, `provisioning identity may only call register on its own topic, not ${packet.topic}`)
-        return done(new Error('topic not allowed'))
-      }
-      return void runRequest(client, packet, PROVISION_CALL, provisionResponseTopic(identity.clientId), (json, meta) =>
-        registerAgent(registerRequestSchema.parse(json), meta),
-      ).then(() => done(null))
-    }
-    if (topic.scope !== 'agent' || topic.agentId !== identity.agentId || (topic.kind !== 'req' && topic.kind !== 'status')) {
-      refuse(client, `agent ${identity.agentId} may not publish to ${packet.topic}`)
+    const check = publishAllowed(identity, packet.topic)
+    if (!check.ok) {
+      refuse(client, check.reason)
       return done(new Error('topic not allowed'))
     }
     if (packet.payload.length > HARD_PAYLOAD_LIMIT) {
       refuse(client, `payload of ${packet.payload.length} bytes on ${packet.topic}`)
       return done(new Error('payload too large'))
     }
-    if (topic.kind !== 'req') return void handleStatus(identity.agentId, client, packet).then(() => done(null))
-    const call = topic.call
-    if (!isAgentCall(call)) {
-      return void respond(agentResponseTopic(identity.agentId, call as never), errorResponse(null, 'unknown-call', `Unknown call ${call}`)).then(() => {
-        refuse(client, `unknown call ${call}`)
-        done(null)
-      })
-    }
-    void runRequest(client, packet, call, agentResponseTopic(identity.agentId, call), (json, meta) =>
-      handleCall(identity.agentId, call, agentCallSchemas[call].request.parse(json) as never, meta),
-    ).then(
+    const context: MessageContext = { clientId: client.id, ip: remoteIp(client), closing: client.closed, respond, refuse: (reason) => refuse(client, reason), warn: log.warn }
+    void dispatchMessage(identity, check.topic, packet.payload as Buffer, context).then(
       () => done(null),
       // The write failed for a reason other than the message itself: no PUBACK, the client resends.
       (error: Error) => done(error),
     )
-  }
-
-  /** Parses, validates and runs one request, then publishes the response; rejects only when the commit itself failed. */
-  async function runRequest(client: Client, packet: PublishPacket, call: string, responseTopic: string, run: (json: unknown, meta: { ip: string | null; receivedAt: Date }) => Promise<unknown>) {
-    const receivedAt = new Date()
-    let requestId: string | null = null
-    const reject = (code: string, message: string, issues?: { path: string; message: string }[]) => {
-      refuse(client, `${call}: ${code}: ${message}`)
-      return respond(responseTopic, errorResponse(requestId, code, message, issues))
-    }
-    if (packet.payload.length > maxPayloadBytes(call)) return reject('payload-too-large', `${call} payload of ${packet.payload.length} bytes exceeds ${maxPayloadBytes(call)} bytes`)
-    let json: unknown
-    try {
-      json = JSON.parse(packet.payload.toString('utf8'))
-    } catch {
-      return reject('invalid-json', 'Payload is not valid JSON')
-    }
-    if (json && typeof json === 'object' && typeof (json as { requestId?: unknown }).requestId === 'string') requestId = (json as { requestId: string }).requestId.slice(0, 64)
-    try {
-      const result = await run(json, { ip: remoteIp(client), receivedAt })
-      await respond(responseTopic, { requestId, ok: true, result })
-    } catch (error) {
-      if (error instanceof Error && error.name === 'ZodError') {
-        const issues = (error as unknown as { issues: { path: (string | number)[]; message: string }[] }).issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
-        return reject('invalid-payload', issues[0] ? `${issues[0].path || 'payload'}: ${issues[0].message}` : 'Invalid payload', issues)
-      }
-      if (error instanceof DomainError) return reject(error.code, error.message)
-      log.warn(`mqtt: ${call} from ${client.id} failed: ${error instanceof Error ? error.message : String(error)}`)
-      await respond(responseTopic, errorResponse(requestId, 'internal', 'The request could not be stored; it will be retried'))
-      throw error
-    }
-  }
-
-  async function handleStatus(agentId: string, client: Client, packet: PublishPacket) {
-    const parsed = statusMessageSchema.safeParse(safeJson(packet.payload as Buffer))
-    if (!parsed.success) return refuse(client, `status message of ${agentId} is not {online: boolean}`)
-    // A Will arrives while the client is closing; an explicit status while it is connected.
-    const will = client.closed || !parsed.data.online
-    await agentPresence(agentId, parsed.data.online, { will }).catch((error: Error) => log.warn(`mqtt: status of ${agentId}: ${error.message}`))
   }
 
   function respond(topic: string, body: unknown) {
@@ -291,27 +203,5 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
       await new Promise<void>((resolve) => tcp.close(() => resolve()))
       await markAllOffline()
     },
-  }
-}
-
-/**
- * A subscription must stay inside the identity's own prefix; wildcards after it are fine (docs/agent-protocol.md):
- * `pf/v1/provision/{clientId}/res/+`, `pf/v1/agents/{agentId}/#`. Client ids and agent ids hold no
- * wildcard or separator (checked at connect), so a filter starting with the prefix cannot reach outside it.
- */
-function subscriptionAllowed(identity: Identity, filter: string): boolean {
-  const prefix = identity.kind === 'provision' ? provisionTopicPrefix(identity.clientId) : agentTopicPrefix(identity.agentId)
-  return filter.startsWith(prefix)
-}
-
-function errorResponse(requestId: string | null, code: string, message: string, issues?: { path: string; message: string }[]): ErrorResponse {
-  return { requestId, ok: false, error: { code, message, ...(issues ? { issues } : {}) } }
-}
-
-function safeJson(payload: Buffer): unknown {
-  try {
-    return JSON.parse(payload.toString('utf8'))
-  } catch {
-    return null
   }
 }

@@ -5,6 +5,7 @@ import { type ServerBuild } from '@remix-run/node'
 import compression from 'compression'
 import express from 'express'
 import { type Config } from './config'
+import { brokerAuthRouter, brokerVhost } from '../broker/http-auth.server'
 import { clientInfoMiddleware, csrfMiddleware, pathGuard, remixHandler } from './request-guards'
 import { securityHeaders } from './security-headers'
 
@@ -23,6 +24,8 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
 
   app.use(clientInfoMiddleware())
   app.use(pathGuard())
+  // External broker mode: RabbitMQ's HTTP auth backend asks here (no browser form, so before the CSRF check).
+  if (config.MQTT_BROKER_URL) app.use('/broker-auth', brokerAuthRouter({ vhost: brokerVhost(config), exchange: 'amq.topic', networks: config.BROKER_AUTH_NETWORKS, log: { warn: (m) => !['error', 'silent'].includes(config.LOG_LEVEL) && console.warn(m) } }))
   app.use(csrfMiddleware(() => config.publicUrl))
 
   let build: ServerBuild | (() => Promise<ServerBuild>)

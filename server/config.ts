@@ -56,6 +56,24 @@ export const configSchema = z.object({
   ADMIN_NAME: z.string().default('Site Administrator'),
   SIMULATOR_AGENTS: z.coerce.number().int().min(0, 'SIMULATOR_AGENTS must be 0 or more').default(6),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** external broker mode (docs/deployment.md): agents connect to this MQTT broker (RabbitMQ) and no embedded broker starts */
+  MQTT_BROKER_URL: z.string().regex(/^mqtts?:\/\/[^:/@]+:[^@]+@[^:/]+(:\d+)?\/?$/, 'MQTT_BROKER_URL must look like mqtt://user:password@host:1883').optional(),
+  /** AMQP address of the same broker for the ingest workers; default: MQTT_BROKER_URL's user, password and host on port 5672 */
+  BROKER_AMQP_URL: z.string().regex(/^amqps?:\/\//, 'BROKER_AMQP_URL must look like amqp://user:password@host:5672').optional(),
+  /** callers allowed to use the broker auth endpoints (/broker-auth/*): addresses or CIDR ranges */
+  BROKER_AUTH_NETWORKS: z.string().default('loopback').transform((v, ctx) => {
+    const list = v.split(',').map((s) => s.trim()).filter(Boolean)
+    try {
+      proxyAddr.compile(list)
+    } catch {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'BROKER_AUTH_NETWORKS must be a comma-separated list of addresses or CIDR ranges (10.0.0.0/8, loopback)' })
+    }
+    return list
+  }),
+  /** messages an ingest worker takes from the broker before acknowledging (batching) */
+  INGEST_PREFETCH: z.coerce.number().int('INGEST_PREFETCH must be a whole number').min(1, 'INGEST_PREFETCH must be 1 or more').max(5000, 'INGEST_PREFETCH must be at most 5000').default(200),
+  /** this node's name in logs and cross-node events; default host name and process id */
+  NODE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'NODE_ID must be 1-64 letters, digits, ., _ or -').optional(),
   /** reverse proxies whose X-Forwarded-For/Proto are believed: a hop count or a CIDR list (docs/decisions/007) */
   TRUST_PROXY: z
     .string()

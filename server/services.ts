@@ -6,6 +6,7 @@ import { seedDemo } from '../prisma/seed-data'
 import { startNotificationDelivery } from '../app/domain/notifications/delivery.server'
 import { startMailSender } from '../app/domain/mail/mail-sender.server'
 import { brokerLogger, startBroker } from '../broker/broker.server'
+import { amqpUrlOf, defaultNodeId, startExternalBroker } from '../broker/external.server'
 import { startRelay } from '../relay/relay.server'
 import { startDemoFleet } from '../simulator/demo.server'
 
@@ -30,7 +31,17 @@ export async function startServices(config: Config, options: { dev: boolean; roo
     config.publicUrl = `http://localhost:${web.port}`
     setConfig(config)
   }
-  const broker = await startBroker({ port: config.MQTT_PORT, host: config.HOST, httpServer: web.server, logger: brokerLogger(config.LOG_LEVEL) }).catch(async (error) => {
+  // MQTT_BROKER_URL: agents use the external (RabbitMQ) broker; this node runs ingest workers instead of aedes.
+  const brokerStart = config.MQTT_BROKER_URL
+    ? startExternalBroker({
+        mqttUrl: config.MQTT_BROKER_URL,
+        amqpUrl: amqpUrlOf(config.MQTT_BROKER_URL, config.BROKER_AMQP_URL),
+        nodeId: config.NODE_ID ?? defaultNodeId(),
+        prefetch: config.INGEST_PREFETCH,
+        logger: brokerLogger(config.LOG_LEVEL),
+      })
+    : startBroker({ port: config.MQTT_PORT, host: config.HOST, httpServer: web.server, logger: brokerLogger(config.LOG_LEVEL) })
+  const broker = await brokerStart.catch(async (error) => {
     await web.close()
     throw error
   })

@@ -100,3 +100,9 @@ export async function markAllOffline() {
 }
 
 export { drainIngest }
+
+/** Agents currently marked online (external broker mode pushes their config after organization-wide changes). */
+export async function onlineAgentIds(): Promise<string[]> {
+  const rows = await prisma.agent.findMany({ where: { online: true }, select: { id: true } })
+  return rows.map((row) => row.id)
+}

@@ -1,0 +1,252 @@
+/**
+ * External broker mode (MQTT_BROKER_URL): agents connect to a clustered RabbitMQ (rabbitmq_mqtt)
+ * instead of the embedded aedes broker. RabbitMQ asks the portal about credentials and topics
+ * (broker/http-auth.server.ts); this module is the rest of the node's side:
+ *
+ * - ingest workers: every node consumes the durable quorum queue `pixelfleet.ingest`, bound to
+ *   `amq.topic` with the agents' request and status routing keys (MQTT `/` is AMQP `.`), as
+ *   competing consumers. A message is acknowledged only after its effect is committed and its
+ *   response published, so a node dying mid-batch leaves its unacknowledged messages to the others.
+ * - presence: the event exchange plugin's connection.created/closed events, through the quorum
+ *   queue `pixelfleet.presence` with a single active consumer (events stay in order; another node
+ *   takes over when that one dies). docs/decisions/013-external-broker.md says why.
+ * - responses go back through `amq.topic`; retained config pushes through an MQTT connection of
+ *   the portal's service user (AMQP publishes cannot set MQTT's retain flag).
+ * - live updates: local changes go out on the `pixelfleet.events` fanout exchange; other nodes'
+ *   arrive through this node's exclusive queue and are emitted locally (events/remote.server.ts).
+ */
+import os from 'node:os'
+import amqp, { type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib'
+import mqtt, { type MqttClient } from 'mqtt'
+import { agentConfigs, agentPresence, onAgentConfigChange, onlineAgentIds } from '../app/domain/agents/agent-gateway.server'
+import { onChange, type ChangeEvent } from '../app/domain/events/bus.server'
+import { emitRemoteChange, isRemoteChange } from '../app/domain/events/remote.server'
+import { identityOf, publishAllowed, routingKeyToTopic, type Identity } from './acl'
+import { PROVISIONING_USERNAME, agentConfigTopic } from './protocol'
+import { dispatchMessage } from './requests'
+
+type Logger = { info: (message: string) => void; warn: (message: string) => void }
+
+export const TOPIC_EXCHANGE = 'amq.topic'
+export const INGEST_QUEUE = 'pixelfleet.ingest'
+export const PRESENCE_QUEUE = 'pixelfleet.presence'
+export const EVENTS_EXCHANGE = 'pixelfleet.events'
+const EVENT_EXCHANGE = 'amq.rabbitmq.event'
+/** Requests and status of agents, register calls of the provisioning identity. */
+export const INGEST_BINDINGS = ['pf.v1.agents.*.req.*', 'pf.v1.agents.*.status', 'pf.v1.provision.*.req.register']
+/** A message whose commit keeps failing is dropped after this many deliveries instead of looping. */
+const DELIVERY_LIMIT = 10
+const RECONNECT_MS = 2000
+const EVENT_BATCH_MS = 25
+const CONFIG_PUSH_INTERVAL_MS = 200
+
+export type ExternalBrokerOptions = { mqttUrl: string; amqpUrl: string; nodeId: string; prefetch: number; logger: Logger }
+export type ExternalBroker = { port: number; close: () => Promise<void> }
+
+/** AMQP address of the broker: BROKER_AMQP_URL, else MQTT_BROKER_URL's credentials and host on 5672. */
+export function amqpUrlOf(mqttUrl: string, amqpUrl: string | undefined): string {
+  if (amqpUrl) return amqpUrl
+  const url = new URL(mqttUrl)
+  return `amqp${url.protocol === 'mqtts:' ? 's' : ''}://${url.username}:${url.password}@${url.hostname}:${url.protocol === 'mqtts:' ? 5671 : 5672}`
+}
+
+export const defaultNodeId = () => `${os.hostname().replace(/[^A-Za-z0-9_.-]/g, '-').slice(0, 40)}-${process.pid}`
+
+const toRoutingKey = (topic: string) => topic.replaceAll('/', '.')
+
+export async function startExternalBroker(options: ExternalBrokerOptions): Promise<ExternalBroker> {
+  const log = options.logger
+  let closing = false
+  let connection: ChannelModel | null = null
+  let publisher: Channel | null = null
+  const inflight = new Set<Promise<void>>()
+  const serviceUser = decodeURIComponent(new URL(options.mqttUrl).username)
+
+  // ---------------------------------------------------------------- publishing
+  const publish = (exchange: string, routingKey: string, body: Buffer, extra: amqp.Options.Publish = {}) => {
+    if (!publisher) throw new Error('broker connection lost')
+    publisher.publish(exchange, routingKey, body, { persistent: true, ...extra })
+  }
+  const respond = async (topic: string, body: unknown) => publish(TOPIC_EXCHANGE, toRoutingKey(topic), Buffer.from(JSON.stringify(body)))
+
+  // ---------------------------------------------------------------- ingest workers
+  function onIngest(channel: Channel, message: ConsumeMessage | null) {
+    if (!message) return
+    const topicName = routingKeyToTopic(message.fields.routingKey)
+    const identity = identityFromTopic(topicName)
+    const check = identity && publishAllowed(identity, topicName)
+    // RabbitMQ already refused anything else (topic authorization); this only guards odd bindings.
+    if (!identity || !check || !check.ok) return void channel.ack(message)
+    const clientId = identity.kind === 'agent' ? identity.agentId : identity.clientId
+    const context = { clientId, ip: null, closing: false, respond, refuse: (reason: string) => log.warn(`mqtt: refused ${clientId}: ${reason}`), warn: log.warn }
+    const work = dispatchMessage(identity, check.topic, message.content, context).then(
+      () => channel.ack(message),
+      // Not committed: back to the queue for any node (the delivery limit stops a poison message).
+      () => channel.nack(message, false, true),
+    )
+    const tracked = work.catch(() => {}).finally(() => inflight.delete(tracked))
+    inflight.add(tracked)
+  }
+
+  // ---------------------------------------------------------------- presence
+  const connectionAgent = new Map<string, string>()
+  const currentConnection = new Map<string, string>()
+  let presenceChain = Promise.resolve()
+  function onPresence(channel: Channel, message: ConsumeMessage | null) {
+    if (!message) return
+    presenceChain = presenceChain
+      .then(() => handleConnectionEvent(message.fields.routingKey, (message.properties.headers ?? {}) as Record<string, unknown>))
+      .catch((error: Error) => log.warn(`mqtt: presence event failed: ${error.message}`))
+      .finally(() => channel.ack(message))
+  }
+  async function handleConnectionEvent(kind: string, headers: Record<string, unknown>) {
+    const pid = String(headers.pid ?? '')
+    if (kind === 'connection.created') {
+      const user = String(headers.user ?? '')
+      if (!String(headers.protocol ?? '').includes('MQTT') || user === PROVISIONING_USERNAME || user === serviceUser) return
+      const identity = identityOf(user, user)
+      if (identity?.kind !== 'agent') return
+      connectionAgent.set(pid, identity.agentId)
+      currentConnection.set(identity.agentId, pid)
+      lastConfig.delete(identity.agentId)
+      pendingConfig.add(identity.agentId)
+      await agentPresence(identity.agentId, true)
+    } else if (kind === 'connection.closed') {
+      const agentId = connectionAgent.get(pid)
+      if (!agentId) return
+      connectionAgent.delete(pid)
+      // A reconnect may be reported before the old connection's close: only the current one counts.
+      if (currentConnection.get(agentId) !== pid) return
+      currentConnection.delete(agentId)
+      await agentPresence(agentId, false)
+    }
+  }
+
+  // ---------------------------------------------------------------- live events across nodes
+  let pendingEvents: ChangeEvent[] = []
+  let eventTimer: NodeJS.Timeout | null = null
+  const stopForwarding = onChange((event) => {
+    if (isRemoteChange() || closing) return
+    pendingEvents.push(event)
+    eventTimer ??= setTimeout(flushEvents, EVENT_BATCH_MS)
+  })
+  function flushEvents() {
+    eventTimer = null
+    const unique = [...new Map(pendingEvents.map((event) => [JSON.stringify(event), event])).values()]
+    pendingEvents = []
+    if (!unique.length || !publisher) return
+    try {
+      publish(EVENTS_EXCHANGE, '', Buffer.from(JSON.stringify(unique)), { appId: options.nodeId, persistent: false })
+    } catch (error) {
+      log.warn(`broker: live events not forwarded: ${(error as Error).message}`)
+    }
+  }
+  function onRemoteEvents(message: ConsumeMessage | null) {
+    if (!message || message.properties.appId === options.nodeId) return
+    try {
+      for (const event of JSON.parse(message.content.toString('utf8')) as ChangeEvent[]) emitRemoteChange(event)
+    } catch (error) {
+      log.warn(`broker: bad live event from ${String(message.properties.appId)}: ${(error as Error).message}`)
+    }
+  }
+
+  // ---------------------------------------------------------------- retained config push (MQTT)
+  const pendingConfig = new Set<string>()
+  const lastConfig = new Map<string, string>()
+  const mqttClient: MqttClient = mqtt.connect(options.mqttUrl, { clientId: `pixelfleet-${options.nodeId}`.slice(0, 64), reconnectPeriod: RECONNECT_MS, clean: true })
+  mqttClient.on('error', (error) => log.warn(`broker: MQTT connection: ${error.message}`))
+  const stopConfigListener = onAgentConfigChange((ids) => {
+    // The node where the change happened pushes it; the others hear of it too and stay quiet.
+    if (isRemoteChange()) return
+    if (ids !== 'all') for (const id of ids) pendingConfig.add(id)
+    else void onlineAgentIds().then((all) => all.forEach((id) => pendingConfig.add(id)), (error: Error) => log.warn(`broker: ${error.message}`))
+  })
+  async function pushConfigs() {
+    const ids = [...pendingConfig]
+    pendingConfig.clear()
+    if (!ids.length || !mqttClient.connected) return void ids.forEach((id) => pendingConfig.add(id))
+    for (const [agentId, config] of await agentConfigs(ids)) {
+      const payload = JSON.stringify(config)
+      if (lastConfig.get(agentId) === payload) continue
+      lastConfig.set(agentId, payload)
+      await mqttClient.publishAsync(agentConfigTopic(agentId), payload, { qos: 1, retain: true })
+    }
+  }
+  let pushing = false
+  const configTimer = setInterval(() => {
+    if (pushing || !pendingConfig.size) return
+    pushing = true
+    pushConfigs()
+      .catch((error: Error) => log.warn(`broker: config push failed: ${error.message}`))
+      .finally(() => {
+        pushing = false
+      })
+  }, CONFIG_PUSH_INTERVAL_MS)
+  configTimer.unref()
+
+  // ---------------------------------------------------------------- AMQP connection
+  async function connect() {
+    const conn = await amqp.connect(options.amqpUrl, { clientProperties: { connection_name: `pixelfleet ${options.nodeId}` } })
+    conn.on('error', (error: Error) => log.warn(`broker: AMQP connection: ${error.message}`))
+    conn.on('close', () => {
+      connection = null
+      publisher = null
+      if (closing) return
+      log.warn(`broker: AMQP connection lost; reconnecting in ${RECONNECT_MS} ms`)
+      setTimeout(reconnect, RECONNECT_MS).unref()
+    })
+    publisher = await conn.createChannel()
+    await publisher.assertExchange(EVENTS_EXCHANGE, 'fanout', { durable: true })
+
+    const ingest = await conn.createChannel()
+    await ingest.prefetch(options.prefetch)
+    await ingest.assertQueue(INGEST_QUEUE, { durable: true, arguments: { 'x-queue-type': 'quorum', 'x-delivery-limit': DELIVERY_LIMIT } })
+    for (const key of INGEST_BINDINGS) await ingest.bindQueue(INGEST_QUEUE, TOPIC_EXCHANGE, key)
+    await ingest.consume(INGEST_QUEUE, (message) => onIngest(ingest, message))
+
+    const presence = await conn.createChannel()
+    await presence.prefetch(100)
+    await presence.assertQueue(PRESENCE_QUEUE, { durable: true, arguments: { 'x-queue-type': 'quorum', 'x-single-active-consumer': true } })
+    for (const key of ['connection.created', 'connection.closed']) await presence.bindQueue(PRESENCE_QUEUE, EVENT_EXCHANGE, key)
+    await presence.consume(PRESENCE_QUEUE, (message) => onPresence(presence, message))
+
+    const events = await conn.createChannel()
+    const own = await events.assertQueue('', { exclusive: true, autoDelete: true })
+    await events.bindQueue(own.queue, EVENTS_EXCHANGE, '')
+    await events.consume(own.queue, onRemoteEvents, { noAck: true })
+    connection = conn
+  }
+  function reconnect() {
+    if (closing) return
+    connect().catch((error: Error) => {
+      log.warn(`broker: AMQP reconnect failed: ${error.message}`)
+      setTimeout(reconnect, RECONNECT_MS).unref()
+    })
+  }
+
+  await connect()
+  return {
+    port: Number(new URL(options.mqttUrl).port || 1883),
+    close: async () => {
+      closing = true
+      stopForwarding()
+      stopConfigListener()
+      clearInterval(configTimer)
+      if (eventTimer) clearTimeout(eventTimer)
+      flushEvents()
+      // Messages being committed finish and are acknowledged; the rest go back to the queue for the others.
+      await Promise.all([...inflight])
+      await presenceChain
+      await connection?.close().catch(() => {})
+      await mqttClient.endAsync().catch(() => {})
+    },
+  }
+}
+
+/** The sender of a message taken from the ingest queue, from its topic: RabbitMQ let it publish only there. */
+function identityFromTopic(topic: string): Identity | null {
+  const parts = topic.split('/')
+  if (parts[2] === 'agents' && parts[3]) return { kind: 'agent', agentId: parts[3] }
+  if (parts[2] === 'provision' && parts[3]) return { kind: 'provision', clientId: parts[3] }
+  return null
+}
