@@ -1,6 +1,9 @@
+import { createRequire } from 'node:module'
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3'
+import { PrismaPg } from '@prisma/adapter-pg'
 import { PrismaClient, type Prisma } from '@prisma/client'
 import type Database from 'better-sqlite3'
+import pg from 'pg'
 import { getConfig } from './env.server'
 import { singleton } from './singleton.server'
 
@@ -10,8 +13,37 @@ import { singleton } from './singleton.server'
  */
 const connections = singleton('prisma-connections', () => new WeakMap<PrismaClient, Database>())
 
+/** Whether DATABASE_URL names a PostgreSQL server (the scale-out mode) rather than a SQLite file. */
+export function isPostgres(url = getConfig().DATABASE_URL) {
+  return /^postgres(ql)?:\/\//.test(url)
+}
+
+/**
+ * The pg pool under Prisma's PostgreSQL client; ingest's batched statements use it directly
+ * (app/domain/agents/ingest-sql-pg.server.ts). One per process, like the client.
+ */
+export function postgresPool(): pg.Pool {
+  return singleton('postgres-pool', () => {
+    const pool = new pg.Pool({ connectionString: getConfig().DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE) || 10 })
+    // an idle client losing its server must not crash the process; the next query reconnects
+    pool.on('error', () => {})
+    return pool
+  })
+}
+
+/**
+ * The PostgreSQL variant of the client, generated from prisma/postgres/schema.prisma into its own
+ * package (docs/decisions/009-postgresql-provider.md). Same models and API as the SQLite client, so
+ * it is typed as that one; loaded only in PostgreSQL mode.
+ */
+function createPostgresClient(): PrismaClient {
+  const { PrismaClient: PgClient } = createRequire(import.meta.url)('.prisma/client-pg') as { PrismaClient: new (options: unknown) => PrismaClient }
+  return new PgClient({ adapter: new PrismaPg(postgresPool()) })
+}
+
 function createClient() {
   const url = getConfig().DATABASE_URL
+  if (isPostgres(url)) return createPostgresClient()
   const adapter = new PrismaBetterSQLite3({ url })
   const connect = adapter.connect.bind(adapter)
   const client: PrismaClient = new PrismaClient({
@@ -44,6 +76,7 @@ export type Tx = Prisma.TransactionClient
  * write. Callers must not write while `inTransaction` (a Prisma transaction is open).
  */
 export async function sqliteConnection(): Promise<Database> {
+  if (isPostgres()) throw new Error('sqliteConnection() is for SQLite; PostgreSQL uses postgresPool()')
   const client = singleton('prisma', createClient)
   if (!connections.has(client)) await client.$connect()
   return connections.get(client)!
@@ -65,9 +98,21 @@ export async function disconnectDatabase() {
     await client.$disconnect()
     store.__pixelfleet?.delete('prisma')
   }
+  for (const [key, value] of store.__pixelfleet ?? []) {
+    // ingest's PostgreSQL connection (app/domain/agents/ingest-sql-pg.server.ts)
+    if (key.startsWith('postgres-ingest')) {
+      store.__pixelfleet?.delete(key)
+      await (value as { close: () => Promise<void> }).close()
+    }
+  }
+  const pool = store.__pixelfleet?.get('postgres-pool') as pg.Pool | undefined
+  if (pool) {
+    store.__pixelfleet?.delete('postgres-pool')
+    await pool.end().catch(() => undefined)
+  }
 }
 
-/** JSON columns are stored as text (SQLite); parse defensively. */
+/** JSON columns are stored as text (both providers); parse defensively. */
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   if (!text) return fallback
   try {

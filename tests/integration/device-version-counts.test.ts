@@ -1,6 +1,6 @@
 /**
  * DeviceVersionCount (the dashboard's and overview's device counts per system) is kept by SQLite
- * triggers on Device: it must match the devices after inserts, version changes, moves, deletes
+ * (or PL/pgSQL) triggers on Device: it must match the devices after inserts, version changes, moves, deletes
  * and a cascading system delete, whoever writes them, and the triggers must survive every migration.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -9,7 +9,7 @@ import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
 import { dashboard } from '~/domain/fleet/dashboard.server'
 import { projectOverview } from '~/domain/fleet/project.server'
-import { prisma } from '~/utils/db.server'
+import { isPostgres, prisma } from '~/utils/db.server'
 
 let orgId: string
 let projectId: string
@@ -44,7 +44,9 @@ async function storedAndExpected() {
 
 describe('device version counts', () => {
   it('exist as triggers after every migration', async () => {
-    const triggers = await prisma.$queryRaw<{ name: string }[]>`SELECT "name" FROM sqlite_master WHERE "type" = 'trigger' AND "tbl_name" = 'Device' ORDER BY 1`
+    const triggers = isPostgres()
+      ? await prisma.$queryRaw<{ name: string }[]>`SELECT "tgname"::text AS "name" FROM pg_trigger WHERE "tgrelid" = '"Device"'::regclass AND NOT "tgisinternal" ORDER BY 1`
+      : await prisma.$queryRaw<{ name: string }[]>`SELECT "name" FROM sqlite_master WHERE "type" = 'trigger' AND "tbl_name" = 'Device' ORDER BY 1`
     expect(triggers.map((t) => t.name)).toEqual(['Device_versionCount_delete', 'Device_versionCount_insert', 'Device_versionCount_update'])
   })
 

@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { buildApp, buildIsStale } from '../../server/build'
 import { migrateDatabase } from '../../server/migrate'
+import { preparePostgresTemplate, testPostgresUrl } from './test-postgres'
 
 const root = path.resolve(import.meta.dirname, '../..')
 export const TMP_DIR = path.join(root, 'tests/.tmp')
@@ -33,5 +34,7 @@ export default async function globalSetup() {
     fs.renameSync(building, TEMPLATE_DB)
     fs.writeFileSync(hashFile, hash)
   }
+  const postgres = testPostgresUrl()
+  if (postgres) await preparePostgresTemplate(postgres, (url) => migrateDatabase(url, root))
   if (process.env.PIXELFLEET_SKIP_BUILD !== '1' && buildIsStale(root)) await buildApp(root)
 }

@@ -22,7 +22,7 @@ import {
 import { notFound } from '../errors'
 import { emitChange, type ChangeEvent } from '../events/bus.server'
 import { getConfig } from '~/utils/env.server'
-import { parseJson, sqliteConnection } from '~/utils/db.server'
+import { parseJson } from '~/utils/db.server'
 import { type z } from 'zod'
 import {
   ISSUE_HISTORY_MAX_ENTRIES,
@@ -35,6 +35,7 @@ import {
 } from './derived'
 import { ENROLLMENT_CODE_VALIDITY_MS, formatEnrollmentCode, generateEnrollmentCode } from './enrollment-code'
 import { lookupLocation, type Location } from './geoip.server'
+import { ingestDatabase } from './ingest-sql-pg.server'
 import { newId, sqlDate, statementsOf, type AgentRow, type DeviceRow, type IngestStatements, type IssueRow, type SystemRow } from './ingest-sql.server'
 
 export type CallMeta = { ip: string | null; receivedAt: Date }
@@ -466,7 +467,7 @@ function scheduleFlush() {
 }
 
 async function flushBatch() {
-  const db = await sqliteConnection()
+  const db = await ingestDatabase()
   // Never write inside a Prisma transaction that is open on the same connection (its rollback would take ours along).
   while (db.inTransaction) await sleep(1)
   const jobs = queue.slice(0, MAX_BATCH)
@@ -580,6 +581,6 @@ export function ingestPresence(agentId: string, online: boolean, meta: { will?: 
 
 /** The stored secret hash and enabled flag of an agent (authentication on every connect). */
 export async function agentCredentials(agentId: string): Promise<{ secretHash: string; enabled: boolean } | null> {
-  const row = statementsOf(await sqliteConnection()).agentSecret.get(agentId) as { secretHash: string; enabled: number } | undefined
+  const row = statementsOf(await ingestDatabase()).agentSecret.get(agentId) as { secretHash: string; enabled: number } | undefined
   return row ? { secretHash: row.secretHash, enabled: row.enabled === 1 } : null
 }

@@ -4,6 +4,7 @@ import { CONNECTED_WINDOW_MS, SCORE_EXPONENTS } from '../agents/derived'
 import { prisma } from '~/utils/db.server'
 import { agentCore, agentSelect, canConnect, loadAgentExtras } from './agent-summary.server'
 import { type AgentFilters, type AgentTableQuery, type SortableColumn, CONNECTED_VALUES } from './agents-table-state'
+import { containsText, isTrue, jsonText, nocase } from './dialect.server'
 import { type FleetScope, loadFleetScope } from './scope.server'
 
 const sql = Prisma.sql
@@ -22,13 +23,13 @@ function sortExpressions(scope: FleetScope, connected: Prisma.Sql): Record<Sorta
   return {
     id: sql`a."id"`,
     connected,
-    name: sql`a."clientName" COLLATE NOCASE`,
-    serial: sql`a."serial" COLLATE NOCASE`,
+    name: nocase('a."clientName"'),
+    serial: nocase('a."serial"'),
     systemsCount: count(scope.visibleSystemSql('s')),
-    systemsTotal: count(sql`1`),
+    systemsTotal: count(sql`TRUE`),
     systemsAssigned: count(sql`s."projectId" IS NOT NULL`),
     systemsAvailable: count(sql`s."projectId" IS NULL`),
-    product: sql`a."product" COLLATE NOCASE`,
+    product: nocase('a."product"'),
     version: sql`a."version"`,
     lastSeen: sql`a."lastSeen"`,
     health: healthSql,
@@ -37,7 +38,7 @@ function sortExpressions(scope: FleetScope, connected: Prisma.Sql): Record<Sorta
   }
 }
 
-const connectedSql = (now: number) => sql`(a."enabled" = 1 AND a."lastSeen" >= ${new Date(now - CONNECTED_WINDOW_MS)})`
+const connectedSql = (now: number) => sql`(${isTrue('a."enabled"')} AND a."lastSeen" >= ${new Date(now - CONNECTED_WINDOW_MS)})`
 
 /** The processor input of an agent, as SQL on its processor devices. */
 const inputSubquery = sql`SELECT s."agentId" FROM "System" s JOIN "Device" d ON d."systemId" = s."id" WHERE d."component" = 'processor'`
@@ -45,9 +46,7 @@ const inputSubquery = sql`SELECT s."agentId" FROM "System" s JOIN "Device" d ON 
 function whereSql(scope: FleetScope, filters: AgentFilters, connected: Prisma.Sql): Prisma.Sql {
   const parts: Prisma.Sql[] = [scope.visibleAgentSql('a')]
   if (filters.name) {
-    const escaped = filters.name.replace(/[\\%_]/g, (c) => `\\${c}`)
-    // LIKE is case-insensitive for ASCII in SQLite
-    parts.push(sql`a."clientName" LIKE ${`%${escaped}%`} ESCAPE '\\'`)
+    parts.push(containsText('a."clientName"', filters.name))
   }
   if (filters.product.length) parts.push(sql`a."product" IN (${Prisma.join(filters.product)})`)
   if (filters.version.length) parts.push(sql`a."version" IN (${Prisma.join(filters.version)})`)
@@ -55,7 +54,7 @@ function whereSql(scope: FleetScope, filters: AgentFilters, connected: Prisma.Sq
   const wantDisconnected = filters.connected.includes(CONNECTED_VALUES[1])
   if (wantConnected !== wantDisconnected) parts.push(wantConnected ? connected : sql`NOT ${connected}`)
   if (filters.input.length) {
-    parts.push(sql`a."id" IN (${inputSubquery} AND json_extract(d."properties", '$.inputSource') IN (${Prisma.join(filters.input)}))`)
+    parts.push(sql`a."id" IN (${inputSubquery} AND ${jsonText('d."properties"', 'inputSource')} IN (${Prisma.join(filters.input)}))`)
   }
   return Prisma.join(parts, ' AND ')
 }
@@ -63,7 +62,7 @@ function whereSql(scope: FleetScope, filters: AgentFilters, connected: Prisma.Sq
 function orderSql(scope: FleetScope, sorting: AgentTableQuery['sorting'], connected: Prisma.Sql): Prisma.Sql {
   const expressions = sortExpressions(scope, connected)
   const terms = sorting.map((s) => sql`${expressions[s.id]} ${Prisma.raw(s.desc ? 'DESC' : 'ASC')}`)
-  if (!sorting.length) terms.push(sql`a."clientName" COLLATE NOCASE ASC`)
+  if (!sorting.length) terms.push(sql`${nocase('a."clientName"')} ASC`)
   // ties broken by id so paging is stable
   terms.push(sql`a."id" ASC`)
   return Prisma.join(terms, ', ')
@@ -170,7 +169,7 @@ export async function agentFacets(actor: Actor, organizationId: string) {
     group('version'),
     prisma.$queryRaw<{ connected: bigint; total: bigint }[]>(sql`SELECT SUM(CASE WHEN ${connected} THEN 1 ELSE 0 END) AS connected, COUNT(*) AS total FROM "Agent" a WHERE ${visible}`),
     prisma.$queryRaw<{ value: string | null; count: bigint }[]>(sql`
-      SELECT json_extract(d."properties", '$.inputSource') AS value, COUNT(DISTINCT s."agentId") AS count
+      SELECT ${jsonText('d."properties"', 'inputSource')} AS value, COUNT(DISTINCT s."agentId") AS count
       FROM "Device" d JOIN "System" s ON s."id" = d."systemId" JOIN "Agent" a ON a."id" = s."agentId"
       WHERE d."component" = 'processor' AND ${visible}
       GROUP BY value ORDER BY value`),

@@ -1,6 +1,7 @@
 import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
 import { prisma } from '~/utils/db.server'
+import { containsText, isTrue } from './dialect.server'
 import { type FleetScope, loadFleetScope } from './scope.server'
 
 const sql = Prisma.sql
@@ -17,9 +18,9 @@ const breakdownColumns = sql`
   SUM(CASE WHEN i."severity" = 4 THEN 1 ELSE 0 END) AS warning,
   SUM(CASE WHEN i."severity" = 6 THEN 1 ELSE 0 END) AS info,
   SUM(CASE WHEN i."severity" = 5 THEN 1 ELSE 0 END) AS notice,
-  COUNT(i."id") AS issueCount,
+  COUNT(i."id") AS "issueCount",
   -- priority: the two worst levels (critical, and error as the spec's 'Severe')
-  SUM(CASE WHEN i."severity" IN (2, 3) THEN 1 ELSE 0 END) AS priorityIssueCount`
+  SUM(CASE WHEN i."severity" IN (2, 3) THEN 1 ELSE 0 END) AS "priorityIssueCount"`
 
 type BreakdownRow = { critical: bigint | null; error: bigint | null; warning: bigint | null; info: bigint | null; notice: bigint | null; issueCount: bigint; priorityIssueCount: bigint | null }
 const n = (v: bigint | number | null | undefined) => Number(v ?? 0)
@@ -42,11 +43,11 @@ const visibleSystems = (scope: FleetScope) => sql`a."organizationId" = ${scope.o
 async function metricsBySystem(scope: FleetScope) {
   const [rows, total] = await Promise.all([
     prisma.$queryRaw<(BreakdownRow & { id: string; key: string; name: string; agentId: string; agentName: string; projectId: string | null; deviceCount: bigint | null })[]>(sql`
-    SELECT s."id" AS id, s."key" AS key, s."name" AS name, a."id" AS agentId, a."clientName" AS agentName, s."projectId" AS projectId,
-      (SELECT SUM(d."count") FROM "Device" d WHERE d."systemId" = s."id") AS deviceCount, ${breakdownColumns}
-    FROM ${SYSTEMS} LEFT JOIN "Issue" i ON i."systemId" = s."id" AND +i."isActive" = 1
+    SELECT s."id" AS id, s."key" AS key, s."name" AS name, a."id" AS "agentId", a."clientName" AS "agentName", s."projectId" AS "projectId",
+      (SELECT SUM(d."count") FROM "Device" d WHERE d."systemId" = s."id") AS "deviceCount", ${breakdownColumns}
+    FROM ${SYSTEMS} LEFT JOIN "Issue" i ON i."systemId" = s."id" AND ${isTrue('i."isActive"', { noIndex: true })}
     WHERE ${visibleSystems(scope)}
-    GROUP BY s."id" ORDER BY priorityIssueCount DESC, issueCount DESC, a."clientName", s."key" LIMIT ${SYSTEM_ROW_LIMIT}`),
+    GROUP BY s."id", a."id" ORDER BY "priorityIssueCount" DESC, "issueCount" DESC, a."clientName", s."key" LIMIT ${SYSTEM_ROW_LIMIT}`),
     prisma.$queryRaw<{ total: bigint }[]>(sql`SELECT COUNT(*) AS total FROM ${SYSTEMS} WHERE ${visibleSystems(scope)}`),
   ])
   const metrics = rows.map((r) => ({
@@ -69,13 +70,13 @@ async function metricsBySystem(scope: FleetScope) {
 
 async function metricsByDevice(scope: FleetScope) {
   const rows = await prisma.$queryRaw<(BreakdownRow & { systemId: string; deviceKey: string | null; component: string; label: string | null; agentId: string; agentName: string; projectId: string | null; deviceCount: bigint | null })[]>(sql`
-    SELECT s."id" AS systemId, i."deviceKey" AS deviceKey, MIN(i."component") AS component, d."name" AS label, d."count" AS deviceCount,
-      a."id" AS agentId, a."clientName" AS agentName, s."projectId" AS projectId, ${breakdownColumns}
-    FROM ${SYSTEMS} JOIN "Issue" i ON i."systemId" = s."id" AND i."isActive" = 1
+    SELECT s."id" AS "systemId", MIN(i."deviceKey") AS "deviceKey", MIN(i."component") AS component, MIN(d."name") AS label, MIN(d."count") AS "deviceCount",
+      a."id" AS "agentId", a."clientName" AS "agentName", s."projectId" AS "projectId", ${breakdownColumns}
+    FROM ${SYSTEMS} JOIN "Issue" i ON i."systemId" = s."id" AND ${isTrue('i."isActive"')}
     LEFT JOIN "Device" d ON d."systemId" = s."id" AND d."key" = i."deviceKey"
     WHERE ${visibleSystems(scope)}
-    GROUP BY s."id", COALESCE(i."deviceKey", i."component")
-    ORDER BY priorityIssueCount DESC, issueCount DESC LIMIT ${METRICS_ROW_LIMIT}`)
+    GROUP BY s."id", a."id", COALESCE(i."deviceKey", i."component")
+    ORDER BY "priorityIssueCount" DESC, "issueCount" DESC LIMIT ${METRICS_ROW_LIMIT}`)
   const metrics = rows.map((r) => ({
     id: `${r.systemId}/${r.deviceKey ?? r.component}`,
     key: r.deviceKey ?? r.component,
@@ -112,7 +113,7 @@ export async function dashboard(actor: Actor, organizationId: string, view: Metr
       GROUP BY g."component", g."product", g."versionSoftware", g."versionFirmware"`),
     prisma.$queryRaw<{ high: bigint | null }[]>(sql`
       SELECT SUM(i."latestCount") AS high FROM ${SYSTEMS} JOIN "Issue" i ON i."systemId" = s."id"
-      WHERE ${visibleSystems(scope)} AND i."key" = 'recv.tempHigh' AND i."isActive" = 1`),
+      WHERE ${visibleSystems(scope)} AND i."key" = 'recv.tempHigh' AND ${isTrue('i."isActive"')}`),
   ])
   const group = (kind: 'software' | 'firmware') => {
     const map = new Map<string, { type: string; product: string; version: string; count: number }>()
@@ -166,10 +167,9 @@ export async function fleetSearch(actor: Actor, organizationId: string, text: st
     const path = scope.projectPath(id)
     results.push({ type: 'project', id, label: path.at(-1)!.name, detail: path.length > 1 ? path.slice(0, -1).map((p) => p.name).join(' / ') : 'Project', to: `${base}/projects/${id}` })
   }
-  const escaped = q.replace(/[\\%_]/g, (c) => `\\${c}`)
   const systems = await prisma.$queryRaw<{ id: string; key: string; name: string; agentId: string; agentName: string; projectId: string | null }[]>(sql`
-    SELECT s."id" AS id, s."key" AS key, s."name" AS name, a."id" AS agentId, a."clientName" AS agentName, s."projectId" AS projectId
-    FROM ${SYSTEMS} WHERE ${visibleSystems(scope)} AND (s."name" LIKE ${`%${escaped}%`} ESCAPE '\\' OR s."key" LIKE ${`%${escaped}%`} ESCAPE '\\')
+    SELECT s."id" AS id, s."key" AS key, s."name" AS name, a."id" AS "agentId", a."clientName" AS "agentName", s."projectId" AS "projectId"
+    FROM ${SYSTEMS} WHERE ${visibleSystems(scope)} AND (${containsText('s."name"', q)} OR ${containsText('s."key"', q)})
     ORDER BY s."name" LIMIT 20`)
   for (const s of systems) {
     results.push({ type: 'system', id: s.id, label: s.name || s.key, detail: `${s.agentName || s.agentId}${s.projectId ? ` · ${scope.projects.get(s.projectId)?.name ?? ''}` : ''}`, to: `${base}/agents/${s.agentId}` })

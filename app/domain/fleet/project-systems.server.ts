@@ -2,6 +2,7 @@ import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
 import { CONNECTED_WINDOW_MS, isConnected } from '../agents/derived'
 import { prisma } from '~/utils/db.server'
+import { isTrue } from './dialect.server'
 import { loadFleetScope } from './scope.server'
 
 export type SystemTag = {
@@ -37,15 +38,15 @@ export async function projectSystemTags(actor: Actor, organizationId: string): P
   const cutoff = new Date(now - CONNECTED_WINDOW_MS)
   const [rows, counts] = await Promise.all([
     prisma.$queryRaw<{ id: string; key: string; name: string; projectId: string; agentId: string; agentName: string; enabled: number | boolean; lastSeen: Date | string | null }[]>(sql`
-      SELECT id, key, name, projectId, agentId, agentName, enabled, lastSeen FROM (
-        SELECT s."id" AS id, s."key" AS key, s."name" AS name, s."projectId" AS projectId, a."id" AS agentId, a."clientName" AS agentName,
-          a."enabled" AS enabled, a."lastSeen" AS lastSeen,
+      SELECT "id", "key", "name", "projectId", "agentId", "agentName", "enabled", "lastSeen" FROM (
+        SELECT s."id" AS "id", s."key" AS "key", s."name" AS "name", s."projectId" AS "projectId", a."id" AS "agentId", a."clientName" AS "agentName",
+          a."enabled" AS "enabled", a."lastSeen" AS "lastSeen",
           ROW_NUMBER() OVER (PARTITION BY s."projectId" ORDER BY s."name", s."key", s."id") AS rn
         FROM "System" s JOIN "Agent" a ON a."id" = s."agentId" WHERE ${inProjects}
-      ) WHERE rn <= ${SYSTEM_TAGS_PER_PROJECT} ORDER BY projectId, rn`),
+      ) t WHERE rn <= ${SYSTEM_TAGS_PER_PROJECT} ORDER BY "projectId", rn`),
     prisma.$queryRaw<{ projectId: string; total: bigint; connected: bigint | null; unknown: bigint | null }[]>(sql`
-      SELECT s."projectId" AS projectId, COUNT(*) AS total,
-        SUM(CASE WHEN a."enabled" = 1 AND a."lastSeen" >= ${cutoff} THEN 1 ELSE 0 END) AS connected,
+      SELECT s."projectId" AS "projectId", COUNT(*) AS total,
+        SUM(CASE WHEN ${isTrue('a."enabled"')} AND a."lastSeen" >= ${cutoff} THEN 1 ELSE 0 END) AS connected,
         SUM(CASE WHEN a."lastSeen" IS NULL THEN 1 ELSE 0 END) AS unknown
       FROM "System" s JOIN "Agent" a ON a."id" = s."agentId" WHERE ${inProjects} GROUP BY s."projectId"`),
   ])

@@ -6,6 +6,7 @@ import { type Permission } from '../access/catalogue'
 import { prisma } from '~/utils/db.server'
 import { agentCore, agentSelect, canConnect, loadAgentExtras } from './agent-summary.server'
 import { type ChartDatum, HISTORY_SEVERITIES, SEVERITY_STEPS, severityStep } from './labels'
+import { isTrue, utcDay } from './dialect.server'
 import { loadFleetScope } from './scope.server'
 
 const sql = Prisma.sql
@@ -29,10 +30,10 @@ export async function projectOverview(actor: Actor, organizationId: string, proj
   const { scope, projectIds, inProjects } = await projectScope(actor, organizationId, projectId, 'project.metrics.view')
   const cutoff = new Date(Date.now() - CONNECTED_WINDOW_MS)
   const historyStart = new Date(Date.now() - ISSUE_HISTORY_WINDOW_MS)
-  const issueBase = sql`FROM "Issue" i JOIN "System" s ON s."id" = i."systemId" WHERE ${inProjects} AND i."isActive" = 1`
+  const issueBase = sql`FROM "Issue" i JOIN "System" s ON s."id" = i."systemId" WHERE ${inProjects} AND ${isTrue('i."isActive"')}`
   const [systems, issueTotals, bySeverity, byType, byComponent, deviceGroups, history, perProject] = await Promise.all([
     prisma.$queryRaw<{ total: bigint; connected: bigint | null }[]>(sql`
-      SELECT COUNT(*) AS total, SUM(CASE WHEN a."enabled" = 1 AND a."lastSeen" >= ${cutoff} THEN 1 ELSE 0 END) AS connected
+      SELECT COUNT(*) AS total, SUM(CASE WHEN ${isTrue('a."enabled"')} AND a."lastSeen" >= ${cutoff} THEN 1 ELSE 0 END) AS connected
       FROM "System" s JOIN "Agent" a ON a."id" = s."agentId" WHERE ${inProjects}`),
     prisma.$queryRaw<{ kind: string; total: bigint }[]>(sql`SELECT i."kind" AS kind, COUNT(*) AS total ${issueBase} GROUP BY i."kind"`),
     prisma.$queryRaw<{ severity: number; total: bigint }[]>(sql`SELECT i."severity" AS severity, COUNT(*) AS total ${issueBase} GROUP BY i."severity"`),
@@ -44,11 +45,11 @@ export async function projectOverview(actor: Actor, organizationId: string, proj
     // charts and the card come from it. Versions are '' when unknown.
     prisma.$queryRaw<{ component: string; product: string; software: string; firmware: string; connected: number; total: bigint }[]>(sql`
       SELECT g."component" AS component, g."product" AS product, g."versionSoftware" AS software, g."versionFirmware" AS firmware,
-        (a."enabled" = 1 AND a."lastSeen" >= ${cutoff}) AS connected, SUM(g."count") AS total
+        (${isTrue('a."enabled"')} AND a."lastSeen" >= ${cutoff}) AS connected, SUM(g."count") AS total
       FROM "System" s JOIN "Agent" a ON a."id" = s."agentId" JOIN "DeviceVersionCount" g ON g."systemId" = s."id"
       WHERE ${inProjects} GROUP BY 1, 2, 3, 4, 5`),
     prisma.$queryRaw<{ day: string; total: bigint }[]>(sql`
-      SELECT substr(h."timestamp", 1, 10) AS day, SUM(h."count") AS total
+      SELECT ${utcDay('h."timestamp"')} AS day, SUM(h."count") AS total
       FROM "IssueHistory" h JOIN "Issue" i ON i."id" = h."issueId" JOIN "System" s ON s."id" = i."systemId"
       WHERE ${inProjects} AND h."timestamp" >= ${historyStart} GROUP BY day ORDER BY day`),
     prisma.$queryRaw<{ id: string; total: bigint }[]>(sql`SELECT s."projectId" AS id, COUNT(*) AS total ${issueBase} GROUP BY s."projectId" ORDER BY total DESC`),
@@ -128,7 +129,7 @@ export async function projectAgents(actor: Actor, organizationId: string, projec
     loadAgentExtras(scope, ids),
     ids.length
       ? prisma.$queryRaw<{ agentId: string; component: string; count: bigint }[]>(sql`
-      SELECT s."agentId" AS agentId, g."component" AS component, SUM(g."count") AS count
+      SELECT s."agentId" AS "agentId", g."component" AS component, SUM(g."count") AS count
       FROM "DeviceVersionCount" g JOIN "System" s ON s."id" = g."systemId"
       WHERE s."agentId" IN (${Prisma.join(ids)}) AND ${inProjects} GROUP BY s."agentId", g."component"`)
       : [],
@@ -215,7 +216,7 @@ export async function projectIssues(actor: Actor, organizationId: string, projec
   const page = pageOf(options.page ?? 1, total, PROJECT_ISSUES_PAGE_SIZE)
   const [history, counts] = await Promise.all([
     prisma.$queryRaw<{ day: string; severity: number; count: bigint }[]>(sql`
-      SELECT substr(h."timestamp", 1, 10) AS day, i."severity" AS severity, SUM(h."count") AS count
+      SELECT ${utcDay('h."timestamp"')} AS day, i."severity" AS severity, SUM(h."count") AS count
       FROM "IssueHistory" h JOIN "Issue" i ON i."id" = h."issueId" JOIN "System" s ON s."id" = i."systemId"
       WHERE ${inProjects} AND h."timestamp" >= ${new Date(firstDay)} GROUP BY day, i."severity"`),
     prisma.issue.findMany({

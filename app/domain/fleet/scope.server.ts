@@ -47,7 +47,7 @@ export class FleetScope {
   visibleSystemSql(alias = 's'): Prisma.Sql {
     const column = Prisma.raw(`${alias}."projectId"`)
     const ids = this.viewableProjectIds
-    const inProjects = ids.length ? Prisma.sql`${column} IN (${Prisma.join(ids)})` : Prisma.sql`0`
+    const inProjects = ids.length ? Prisma.sql`${column} IN (${Prisma.join(ids)})` : Prisma.sql`FALSE`
     return this.orgWide ? Prisma.sql`(${column} IS NULL OR ${inProjects})` : inProjects
   }
 
@@ -56,7 +56,7 @@ export class FleetScope {
     const org = Prisma.sql`${Prisma.raw(`${alias}."organizationId"`)} = ${this.organizationId}`
     if (this.orgWide) return org
     const ids = this.agentListProjectIds
-    if (!ids.length) return Prisma.sql`0`
+    if (!ids.length) return Prisma.sql`FALSE`
     return Prisma.sql`${org} AND ${Prisma.raw(`${alias}."id"`)} IN (SELECT "agentId" FROM "System" WHERE "projectId" IN (${Prisma.join(ids)}))`
   }
 

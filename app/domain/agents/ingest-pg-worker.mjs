@@ -1,0 +1,65 @@
+// The PostgreSQL side of ingest-sql-pg.server.ts: runs the statements it is sent, in order, on one
+// connection, and wakes the waiting thread through the shared flag. Plain JS so it loads the same
+// under tsx, vitest and node.
+import { workerData } from 'node:worker_threads'
+import pg from 'pg'
+
+const { url, port, flag } = workerData
+const signal = new Int32Array(flag)
+const types = {
+  getTypeParser(oid, format) {
+    if (oid === 20 || oid === 1700) return (v) => Number(v) // int8 (COUNT), numeric: numbers like better-sqlite3
+    if (oid === 16) return (v) => (v === 't' ? 1 : 0) // booleans as 0/1, as SQLite stores them
+    if (oid === 1114) return (v) => `${v.replace(' ', 'T')}+00:00` // timestamp(3) holds UTC: the ISO text sqlDate() writes
+    return pg.types.getTypeParser(oid, format)
+  },
+}
+let client = null
+let ready = null
+/** One connection; a lost one (server restart) is replaced on the next message. */
+function connection() {
+  if (!client) {
+    client = new pg.Client({ connectionString: url, types })
+    client.on('error', () => {
+      client = null
+    })
+    ready = client.connect()
+  }
+  return ready.then(() => client)
+}
+
+/** Consecutive identical plain INSERTs (events, history, devices) become one multi-row INSERT. */
+function coalesce(ops) {
+  const out = []
+  for (const op of ops) {
+    const last = out.at(-1)
+    if (last && last.values && op.sql === last.sql && last.params.length + op.params.length < 30000) {
+      last.params.push(...op.params)
+      last.rows += 1
+    } else {
+      const values = op.mode === 'run' && /^INSERT INTO [^;]+ VALUES \(([^()]*)\)$/.test(op.sql.trim())
+      out.push({ ...op, params: [...op.params], values, rows: 1, width: op.params.length })
+    }
+  }
+  return out.map((op) => {
+    if (op.rows === 1) return op
+    const head = op.sql.trim().replace(/VALUES \([^()]*\)$/, 'VALUES ')
+    const tuples = Array.from({ length: op.rows }, (_, r) => `(${Array.from({ length: op.width }, (_, c) => `$${r * op.width + c + 1}`).join(', ')})`)
+    return { ...op, sql: head + tuples.join(', ') }
+  })
+}
+
+port.on('message', async (ops) => {
+  let reply
+  try {
+    const db = await connection()
+    let rows = []
+    for (const op of coalesce(ops)) rows = (await db.query({ text: op.sql, values: op.params })).rows
+    reply = { rows }
+  } catch (error) {
+    reply = { error: { message: error.message, code: error.code } }
+  }
+  port.postMessage(reply)
+  Atomics.store(signal, 0, 1)
+  Atomics.notify(signal, 0)
+})

@@ -1,0 +1,70 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '../..')
+const TEMPLATE_NAME_FILE = path.join(root, 'tests/.tmp/postgres-template.txt')
+
+/**
+ * The suites run on PostgreSQL (`npm run test:scaleout`) when PIXELFLEET_TEST_DATABASE=postgres and
+ * PIXELFLEET_TEST_POSTGRES_URL names a server and a superuser (scripts/ensure-postgres.sh prints one).
+ */
+export function testPostgresUrl(): string | null {
+  const url = process.env.PIXELFLEET_TEST_POSTGRES_URL
+  return process.env.PIXELFLEET_TEST_DATABASE === 'postgres' && url ? url : null
+}
+
+/** The server URL with another database name. */
+export function withDatabase(url: string, name: string) {
+  const u = new URL(url)
+  u.pathname = `/${name}`
+  return u.toString()
+}
+
+/** Runs SQL synchronously through psql (test databases are made in synchronous setup code). */
+function psql(url: string, sql: string): string {
+  return execFileSync('psql', [withDatabase(url, 'postgres'), '-XAtqc', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+}
+
+function migrationsHash() {
+  const dir = path.join(root, 'prisma/postgres/migrations')
+  const hash = createHash('sha256')
+  for (const entry of fs.readdirSync(dir).sort()) {
+    const file = path.join(dir, entry, 'migration.sql')
+    if (fs.existsSync(file)) hash.update(entry).update(fs.readFileSync(file))
+  }
+  return hash.digest('hex').slice(0, 12)
+}
+
+/**
+ * Once per run (global setup): a migrated template database, named by the migrations' hash so it is
+ * rebuilt only when they change. C collation orders text like SQLite's default BINARY.
+ */
+export async function preparePostgresTemplate(url: string, migrate: (url: string) => Promise<void>) {
+  const name = `pixelfleet_tpl_${migrationsHash()}`
+  const exists = psql(url, `SELECT 1 FROM pg_database WHERE datname = '${name}'`) === '1'
+  if (!exists) {
+    const building = `${name}_${process.pid}`
+    psql(url, `DROP DATABASE IF EXISTS "${building}"`)
+    psql(url, `CREATE DATABASE "${building}" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`)
+    await migrate(withDatabase(url, building))
+    psql(url, `ALTER DATABASE "${building}" RENAME TO "${name}"`)
+  }
+  fs.mkdirSync(path.dirname(TEMPLATE_NAME_FILE), { recursive: true })
+  fs.writeFileSync(TEMPLATE_NAME_FILE, name)
+}
+
+/** A fresh database copied from the template; remove() drops it (closing leftover connections). */
+export function createPostgresTestDatabase(url: string, label: string) {
+  const template = fs.readFileSync(TEMPLATE_NAME_FILE, 'utf8').trim()
+  const name = `pixelfleet_${label.replace(/\W/g, '_')}_${process.pid}_${randomBytes(4).toString('hex')}`
+  psql(url, `CREATE DATABASE "${name}" TEMPLATE "${template}"`)
+  return {
+    file: null,
+    url: withDatabase(url, name),
+    remove: () => {
+      psql(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+    },
+  }
+}
