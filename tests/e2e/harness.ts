@@ -13,6 +13,8 @@ export type RunningPortal = {
   mqttPort: number
   relayPort: number
   databaseUrl: string
+  /** the portal's process id (scale-out tests kill -9 it) */
+  pid: number
   output: () => string
   stop: () => Promise<void>
 }
@@ -58,6 +60,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Run
     url: `http://127.0.0.1:${ports.port}`,
     ...ports,
     databaseUrl: db.url,
+    pid: child.pid!,
     output: () => output,
     stop: async () => {
       if (child.exitCode === null) {

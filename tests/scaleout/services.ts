@@ -1,0 +1,69 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net, { type AddressInfo } from 'node:net'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+export const rabbitmqInstalled = () => fs.existsSync('/usr/lib/rabbitmq/bin/rabbitmq-server') && fs.existsSync('/usr/sbin/nginx')
+
+/** A port nobody listens on right now (the services below bind it a moment later). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+export type Rabbit = { mqttUrl: string; amqpUrl: string; stop: () => void }
+
+/** Our own RabbitMQ node in a temporary directory (scripts/ensure-rabbitmq.sh start), on free ports. */
+export async function startRabbit(dir: string, portalAuthUrl: string): Promise<Rabbit> {
+  const [amqp, mqtt, dist] = [await freePort(), await freePort(), await freePort()]
+  const env = { ...process.env, RMQ_DIR: dir, RMQ_AMQP_PORT: String(amqp), RMQ_MQTT_PORT: String(mqtt), RMQ_DIST_PORT: String(dist), RMQ_USER: 'pixelfleet', RMQ_PASS: 'scaleout-pass', PORTAL_AUTH_URL: portalAuthUrl }
+  const started = spawnSync('bash', [path.join(root, 'scripts/ensure-rabbitmq.sh'), 'start'], { env, encoding: 'utf8', timeout: 150_000 })
+  if (started.status !== 0) throw new Error(`RabbitMQ did not start: ${started.stdout}${started.stderr}`)
+  return {
+    mqttUrl: `mqtt://pixelfleet:scaleout-pass@127.0.0.1:${mqtt}`,
+    amqpUrl: `amqp://pixelfleet:scaleout-pass@127.0.0.1:${amqp}`,
+    stop: () => {
+      // The node's pid file: a signal is instant where rabbitmqctl boots a VM first.
+      const pidFile = path.join(dir, 'rabbitmq.pid')
+      if (fs.existsSync(pidFile)) spawnSync('kill', ['-9', fs.readFileSync(pidFile, 'utf8').trim()])
+    },
+  }
+}
+
+/** Debian's nginx as a round-robin balancer over the web nodes, its own prefix, pid and logs in `dir`. */
+export function startNginx(dir: string, port: number, upstreams: number[]): { stop: () => void; process: ChildProcess } {
+  fs.mkdirSync(path.join(dir, 'logs'), { recursive: true })
+  const conf = `
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/logs/error.log warn;
+events { worker_connections 512; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
+  upstream portal { ${upstreams.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=3s;`).join(' ')} }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://portal;
+      proxy_http_version 1.1;
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header Connection "";
+      proxy_buffering off;
+      proxy_read_timeout 1h;
+      proxy_next_upstream error timeout http_502;
+      proxy_connect_timeout 2s;
+    }
+  }
+}`
+  fs.writeFileSync(path.join(dir, 'nginx.conf'), conf)
+  const child = spawn('/usr/sbin/nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'logs/error.log'), '-g', 'daemon off;'], { stdio: 'ignore' })
+  return { process: child, stop: () => child.kill('SIGTERM') }
+}

@@ -1,0 +1,134 @@
+/**
+ * External broker mode end to end (npm run test:scaleout): RabbitMQ from Debian, two web nodes on
+ * one PostgreSQL database behind Debian's nginx (round robin, no sticky sessions), the demo fleet
+ * of node A plus an agent driven by this test, all through RabbitMQ.
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import mqtt from 'mqtt'
+import { type Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Scope } from '../../app/domain/access/catalogue'
+import { DEMO_ORG_ID, DEMO_PASSWORD, DEMO_USERS } from '../../prisma/seed-data'
+import { agentRequestTopic, agentResponseTopic, provisionRequestTopic, provisionResponseTopic } from '../../broker/protocol'
+import { launchBrowser, newPage, signIn, startPortal, type RunningPortal } from '../e2e/harness'
+import { createTestDatabase } from '../setup/test-db'
+import { testPostgresUrl } from '../setup/test-postgres'
+import { freePort, rabbitmqInstalled, startNginx, startRabbit, type Rabbit } from './services'
+
+const FLEET = 6
+const PINGS = 300
+
+describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behind nginx on RabbitMQ', () => {
+  let tmp: string
+  let rabbit: Rabbit
+  let nginx: ReturnType<typeof startNginx>
+  let db: ReturnType<typeof createTestDatabase>
+  let nodeA: RunningPortal
+  let nodeB: RunningPortal
+  let balancer: string
+  let browser: Browser
+  const sql = (query: string) => execFileSync('psql', [db.url, '-XAtqc', query], { encoding: 'utf8' }).trim()
+
+  beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pf-scaleout-'))
+    const [nginxPort, portA, portB] = [await freePort(), await freePort(), await freePort()]
+    balancer = `http://127.0.0.1:${nginxPort}`
+    nginx = startNginx(path.join(tmp, 'nginx'), nginxPort, [portA, portB])
+    rabbit = await startRabbit(path.join(tmp, 'rabbit'), `${balancer}/broker-auth`)
+    db = createTestDatabase('scaleout')
+    const common = { DATABASE_URL: db.url, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', PUBLIC_URL: balancer, INGEST_PREFETCH: '50', LOG_LEVEL: 'error' }
+    nodeA = await startPortal({ ...common, PORT: String(portA), NODE_ID: 'node-a', SEED_DEMO: 'true', SIMULATOR_AGENTS: String(FLEET) })
+    nodeB = await startPortal({ ...common, PORT: String(portB), NODE_ID: 'node-b', SEED_DEMO: 'false', SIMULATOR_AGENTS: '0' })
+    browser = await launchBrowser()
+  }, 240_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await nodeA?.stop()
+    await nodeB?.stop()
+    rabbit?.stop()
+    nginx?.stop()
+    db?.remove()
+    fs.rmSync(tmp, { recursive: true, force: true })
+  })
+
+  it('agents authenticate through the portal, their state is ingested and both nodes show it', async () => {
+    // The demo fleet registered, connected (auth via nginx -> either node) and enrolled through RabbitMQ.
+    await expect.poll(() => Number(sql(`SELECT count(*) FROM "Agent" WHERE online AND "organizationId" = '${DEMO_ORG_ID}'`)), { timeout: 90_000, interval: 1000 }).toBe(FLEET)
+    const names = sql(`SELECT "clientName" FROM "Agent" WHERE "organizationId" = '${DEMO_ORG_ID}' ORDER BY "clientName" LIMIT 2`).split('\n')
+    const { context, page } = await newPage(browser, balancer)
+    await signIn(page, DEMO_USERS.owner.email, DEMO_PASSWORD)
+    for (const node of [nodeA, nodeB]) {
+      await page.goto(`${node.url}/organization/${DEMO_ORG_ID}/agents`)
+      for (const name of names) await expect.poll(() => page.getByText(name).first().isVisible(), { timeout: 20_000 }).toBe(true)
+    }
+    // A wrong secret is refused by RabbitMQ on the portal's word.
+    const intruder = mqtt.connect(rabbit.mqttUrl.replace(/\/\/[^@]+@/, '//'), { clientId: 'nobody', username: 'nobody', password: 'wrong', reconnectPeriod: 0 })
+    const refused = await new Promise<string>((resolve) => {
+      intruder.on('error', (error) => resolve(error.message))
+      intruder.on('connect', () => resolve('connected'))
+    })
+    intruder.end(true)
+    expect(refused).not.toBe('connected')
+    await context.close()
+  }, 180_000)
+
+  it('a live update raised on node A reaches a browser on node B', async () => {
+    const { context, page } = await newPage(browser, balancer)
+    await signIn(page, DEMO_USERS.owner.email, DEMO_PASSWORD)
+    await page.goto(`${nodeB.url}/organization/${DEMO_ORG_ID}/agents`)
+    await page.evaluate(() => {
+      const seen: string[] = []
+      ;(window as unknown as { seen: string[] }).seen = seen
+      const source = new EventSource('/resources/events')
+      source.addEventListener('change', (event) => seen.push((event as MessageEvent<string>).data))
+      return new Promise((resolve) => source.addEventListener('open', resolve))
+    })
+    const cookie = (await context.cookies(nodeA.url)).map((c) => `${c.name}=${c.value}`).join('; ')
+    const created = await fetch(`${nodeA.url}/client/v1/auth/userRoleCreate`, {
+      method: 'POST',
+      headers: { cookie, origin: balancer, 'content-type': 'application/json' },
+      body: JSON.stringify({ organizationId: DEMO_ORG_ID, name: 'Scale-out role', resourceType: Scope.Organization, permissions: [] }),
+    })
+    expect(created.status, await created.clone().text()).toBe(200)
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen.join('\n')), { timeout: 10_000 })
+      .toContain('"kind":"role"')
+    await context.close()
+  }, 60_000)
+
+  it('kill -9 of a node mid-ingest loses no acknowledged message; the other node carries on', async () => {
+    // A new agent of this test: register through the provisioning identity, then QoS 1 pings.
+    const clientId = `scaleout-${process.pid}`
+    const provision = await mqtt.connectAsync(rabbit.mqttUrl.replace(/\/\/[^@]+@/, '//'), { clientId, username: 'provision', password: 'pixelfleet-demo-provisioning-key', reconnectPeriod: 0 })
+    await provision.subscribeAsync(provisionResponseTopic(clientId), { qos: 1 })
+    const registered = new Promise<{ agentId: string; secret: string }>((resolve) => provision.on('message', (_t, payload) => resolve(JSON.parse(payload.toString()).result)))
+    await provision.publishAsync(provisionRequestTopic(clientId), JSON.stringify({ product: 'LED Processor', serial: 'SCALE-1' }), { qos: 1 })
+    const { agentId, secret } = await registered
+    await provision.endAsync()
+
+    const agent = await mqtt.connectAsync(rabbit.mqttUrl.replace(/\/\/[^@]+@/, '//'), { clientId: agentId, username: agentId, password: secret, reconnectPeriod: 500 })
+    await agent.subscribeAsync(agentResponseTopic(agentId, 'ping'), { qos: 1 })
+    let acknowledged = 0
+    const metrics = { dataSegsOut: 1, dsackDups: 0, totalRetrans: 0 }
+    const sends: Promise<unknown>[] = []
+    for (let i = 0; i < PINGS; i++) {
+      sends.push(agent.publishAsync(agentRequestTopic(agentId, 'ping'), JSON.stringify({ requestId: String(i), metrics }), { qos: 1 }).then(() => acknowledged++))
+      if (i === PINGS / 3) process.kill(nodeB.pid, 'SIGKILL')
+      if (i % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    await Promise.all(sends)
+    expect(acknowledged).toBe(PINGS)
+    // Every acknowledged ping is counted: node B's unacknowledged deliveries went back to node A.
+    const counted = () => Number(sql(`SELECT coalesce(sum(count), 0) FROM "UsageCounter" WHERE "agentId" = '${agentId}' AND call = 'ping'`))
+    await expect.poll(counted, { timeout: 60_000, interval: 500 }).toBeGreaterThanOrEqual(PINGS)
+    await agent.endAsync()
+    // Node A carries on behind the balancer: pages and the fleet's presence still answer.
+    const page = await fetch(`${balancer}/login`)
+    expect(page.status).toBe(200)
+    expect(Number(sql(`SELECT count(*) FROM "Agent" WHERE online AND "organizationId" = '${DEMO_ORG_ID}'`))).toBe(FLEET)
+  }, 120_000)
+})
