@@ -53,5 +53,6 @@ export async function seedDemo() {
     await tx.auditRecord.create({
       data: { organizationId: DEMO_ORG_ID, userName: 'system (seed)', action: 'organization.create', message: 'Demo organization created' },
     })
-  })
+    // A busy PostgreSQL server can need more than the default 5 s for the ACL compilation of every demo user.
+  }, { timeout: 60_000 })
 }
