@@ -96,7 +96,7 @@ async function main() {
   const [nginxPort, portA, portB] = [await freePort(), await freePort(), await freePort()]
   const nginx = startNginx(path.join(tmp, 'nginx'), nginxPort, [portA, portB])
   const rabbit = await startRabbit(path.join(tmp, 'rabbit'), `http://127.0.0.1:${nginxPort}/broker-auth`)
-  const common = { DATABASE_URL: databaseUrl, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', SEED_DEMO: 'false', SIMULATOR_AGENTS: '0', LOG_LEVEL: 'error' }
+  const common = { DATABASE_URL: databaseUrl, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', SEED_DEMO: 'true', SIMULATOR_AGENTS: '0', LOG_LEVEL: 'error' }
   const nodes: RunningPortal[] = []
   try {
     nodes.push(await startPortal({ ...common, PORT: String(portA), NODE_ID: 'bench-a' }))

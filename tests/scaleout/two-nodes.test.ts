@@ -41,7 +41,7 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
     db = createTestDatabase('scaleout')
     const common = { DATABASE_URL: db.url, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', PUBLIC_URL: balancer, INGEST_PREFETCH: '50', LOG_LEVEL: 'error' }
     nodeA = await startPortal({ ...common, PORT: String(portA), NODE_ID: 'node-a', SEED_DEMO: 'true', SIMULATOR_AGENTS: String(FLEET) })
-    nodeB = await startPortal({ ...common, PORT: String(portB), NODE_ID: 'node-b', SEED_DEMO: 'false', SIMULATOR_AGENTS: '0' })
+    nodeB = await startPortal({ ...common, PORT: String(portB), NODE_ID: 'node-b', SEED_DEMO: 'true', SIMULATOR_AGENTS: '0' })
     browser = await launchBrowser()
   }, 240_000)
 
