@@ -123,12 +123,12 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
     await Promise.all(sends)
     expect(acknowledged).toBe(PINGS)
     // Every acknowledged ping is counted: node B's unacknowledged deliveries went back to node A.
-    const counted = () => Number(sql(`SELECT coalesce(sum(count), 0) FROM "UsageCounter" WHERE "agentId" = '${agentId}' AND call = 'ping'`))
+    const counted = () => Number(sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" = '${agentId}' AND "call" = 'ping'`))
     await expect.poll(counted, { timeout: 60_000, interval: 500 }).toBeGreaterThanOrEqual(PINGS)
     await agent.endAsync()
     // Node A carries on behind the balancer: pages and the fleet's presence still answer.
     const page = await fetch(`${balancer}/login`)
     expect(page.status).toBe(200)
     expect(Number(sql(`SELECT count(*) FROM "Agent" WHERE online AND "organizationId" = '${DEMO_ORG_ID}'`))).toBe(FLEET)
-  }, 120_000)
+  }, 200_000)
 })
