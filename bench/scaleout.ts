@@ -12,9 +12,8 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import mqtt, { type MqttClient } from 'mqtt'
 import { agentRequestTopic, agentResponseTopic, provisionRequestTopic, provisionResponseTopic } from '../broker/protocol'
-import { startPortal, type RunningPortal } from '../tests/e2e/harness'
 import { withDatabase } from '../tests/setup/test-postgres'
-import { freePort, startNginx, startRabbit } from '../tests/scaleout/services'
+import { freePort, startNginx, startNode, startRabbit, type Node } from '../tests/scaleout/services'
 
 const { values } = parseArgs({ options: { agents: { type: 'string', default: '40' }, duration: { type: 'string', default: '15' }, inflight: { type: 'string', default: '4' } } })
 const AGENTS = Number(values.agents)
@@ -50,7 +49,7 @@ async function registerAgents(url: string): Promise<MqttClient[]> {
   return clients
 }
 
-async function measure(clients: MqttClient[], nodes: RunningPortal[]) {
+async function measure(clients: MqttClient[], nodes: Node[]) {
   const latencies: number[] = []
   const metrics = { dataSegsOut: 1, dsackDups: 0, totalRetrans: 0 }
   const cpuBefore = nodes.reduce((sum, n) => sum + cpuMs(n.pid), 0)
@@ -97,15 +96,15 @@ async function main() {
   const nginx = startNginx(path.join(tmp, 'nginx'), nginxPort, [portA, portB])
   const rabbit = await startRabbit(path.join(tmp, 'rabbit'), `http://127.0.0.1:${nginxPort}/broker-auth`)
   const common = { DATABASE_URL: databaseUrl, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', SEED_DEMO: 'true', SIMULATOR_AGENTS: '0', LOG_LEVEL: 'error' }
-  const nodes: RunningPortal[] = []
+  const nodes: Node[] = []
   try {
-    nodes.push(await startPortal({ ...common, PORT: String(portA), NODE_ID: 'bench-a' }))
+    nodes.push(await startNode({ ...common, PORT: String(portA), NODE_ID: 'bench-a' }))
     const agentUrl = rabbit.mqttUrl.replace(/\/\/[^@]+@/, '//')
     const clients = await registerAgents(agentUrl)
     console.log(`${AGENTS} agents, ${INFLIGHT} in flight each, ${DURATION_MS / 1000} s per run, ${os.cpus().length} CPUs`)
     await measure(clients, nodes) // warm-up: caches, JIT, queue declared
     const one = await measure(clients, nodes)
-    nodes.push(await startPortal({ ...common, PORT: String(portB), NODE_ID: 'bench-b' }))
+    nodes.push(await startNode({ ...common, PORT: String(portB), NODE_ID: 'bench-b' }))
     await new Promise((resolve) => setTimeout(resolve, 2000))
     const two = await measure(clients, nodes)
     const row = (label: string, r: typeof one) =>

@@ -67,3 +67,36 @@ http {
   const child = spawn('/usr/sbin/nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'logs/error.log'), '-g', 'daemon off;'], { stdio: 'ignore' })
   return { process: child, stop: () => child.kill('SIGTERM') }
 }
+
+export type Node = { url: string; pid: number; stop: () => Promise<void> }
+
+/** A web node (`server/start.ts`, production build) outside vitest (the bench): resolves on its ready line. */
+export async function startNode(env: Record<string, string>): Promise<Node> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+    cwd: root,
+    env: { ...process.env, PIXELFLEET_SKIP_BUILD: '1', NODE_ENV: 'production', PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const port = await new Promise<number>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const m = output.match(/web :(\d+),/)
+      if (m) resolve(Number(m[1]))
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`node exited with ${code}:\n${output}`)))
+  })
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))])
+      if (child.exitCode === null) child.kill('SIGKILL')
+    },
+  }
+}
