@@ -153,7 +153,9 @@ export class TunnelClient {
   /** One browser request arriving as an h2 stream: replay it against the local web UI. */
   private proxy(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) {
     const forwarded = this.localHeaders(headers)
+    let answered = false
     const local = http.request({ host: '127.0.0.1', port: this.options.localPort, method: headers[':method'], path: headers[':path'], headers: forwarded, agent: this.local }, (res) => {
+      res.once('end', () => (answered = true))
       const response: http2.OutgoingHttpHeaders = { ':status': res.statusCode ?? 502 }
       for (const [name, value] of Object.entries(res.headers)) {
         if (!HOP_BY_HOP.has(name) && value !== undefined) response[name] = value
@@ -167,7 +169,8 @@ export class TunnelClient {
       if (!stream.headersSent) stream.respond({ ':status': 502, 'content-type': 'text/plain; charset=utf-8' })
       stream.end('The agent web interface did not answer')
     })
-    stream.on('close', () => local.destroy())
+    // Only a request the browser gave up on is cut; a finished one leaves its connection to the pool.
+    stream.on('close', () => answered || local.destroy())
     stream.pipe(local)
   }
 
