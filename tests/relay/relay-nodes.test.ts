@@ -51,7 +51,11 @@ function live(relay: Relay, session: { host: string; cookie: string }, origin = 
   ws.on('message', (data) => {
     const text = String(data)
     messages.push(text)
-    for (const w of [...waiting]) if (w.test(text)) (waiting.splice(waiting.indexOf(w), 1), w.resolve(text))
+    for (const w of [...waiting]) {
+      if (!w.test(text)) continue
+      waiting.splice(waiting.indexOf(w), 1)
+      w.resolve(text)
+    }
   })
   const next = (test: (text: string) => boolean) => {
     const seen = messages.find(test)
