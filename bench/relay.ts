@@ -55,7 +55,7 @@ async function wrk(url: string, connections: number, headers: Record<string, str
   const scale = { B: 1 / 1048576, KB: 1 / 1024, MB: 1, GB: 1024 }[transfer?.[2] ?? 'MB'] ?? 1
   const non2xx = Number(line(/Non-2xx or 3xx responses: (\d+)/))
   const socketErrors = (/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout) ?? []).slice(1).reduce((a, b) => a + Number(b), 0)
-  return { rps: Number(line(/Requests\/sec:\s+([\d.]+)/)), p50: ms(line(/50%\s+(\S+)/)), p99: ms(line(/99%\s+(\S+)/)), mbps: Number(transfer?.[1] ?? 0) * scale, errors: non2xx + socketErrors }
+  return { rps: Number(line(/Requests\/sec:\s+([\d.]+)/)), p50: ms(line(/^\s+50%\s+(\S+)/m)), p99: ms(line(/^\s+99%\s+(\S+)/m)), mbps: Number(transfer?.[1] ?? 0) * scale, errors: non2xx + socketErrors }
 }
 
 /** Starts a bench child and waits for the JSON line it prints when ready. */
