@@ -1,10 +1,18 @@
-// node --import tsx bench/relay.ts [--requests N] [--concurrency C]: requests/s and latency of
-// browser requests through the relay and one agent tunnel (HTTP/2 over WebSocket) to a simulated
-// agent's status page, on a fresh SQLite database. Every request is checked against its proxy
-// session (host, browser cookie, rights re-checked every 2 s) and recorded (last seen, last path, active connections) as in production.
+// npm run bench:relay [-- --rounds N --seconds S --sessions N --profile]
+// The relay against the agent's own web UI, in one run, with wrk as the load generator: the agent
+// (web UI + tunnel) and the relay each run in their own process (bench/relay/*.ts) on a fresh
+// SQLite file; the browser side is a real proxy session (one-time code redeemed for the cookie,
+// host {label}.localhost) so every relayed request is checked and recorded as in production.
+// Prints per round and as medians: GET status.json requests/s and p50/p99 at concurrency 32,
+// direct vs relayed (alternating), a 50 MB download in MB/s, 50 browser sessions at once on the
+// tunnel, and the agent's live WebSocket end to end; then the ratios against the targets.
+import { spawn, execFile, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
+import { createInterface } from 'node:readline'
+import { promisify } from 'node:util'
+import { WebSocket } from 'ws'
 import { loadConfig } from '../server/config'
 import { migrateDatabase } from '../server/migrate'
 import { setConfig } from '../app/utils/env.server'
@@ -15,22 +23,102 @@ import { registerAgent } from '../app/domain/agents/agent-gateway.server'
 import { openProxySession } from '../app/domain/relay/sessions.server'
 import { createSession } from '../app/domain/auth/session.server'
 import { RelayClient } from '../relay/client'
-import { startRelay } from '../relay/relay.server'
 import { SimulatedSite } from '../simulator/site'
-import { RemoteConnect } from '../simulator/tunnel'
 
 const root = path.resolve(import.meta.dirname, '..')
 const args = process.argv.slice(2)
 const option = (name: string, fallback: number) => Number(args[args.indexOf(`--${name}`) + 1]) || fallback
-const REQUESTS = option('requests', 5000)
+const ROUNDS = option('rounds', 3)
+const SECONDS = option('seconds', 5)
 const CONCURRENCY = option('concurrency', 32)
+const SESSIONS = args.includes('--sessions') ? Number(args[args.indexOf('--sessions') + 1]) : 50
+const DOWNLOAD = !args.includes('--no-download')
+const PROFILE = args.includes('--profile')
+const PROFILE_DIR = '/tmp/pixelfleet-relay-prof'
 const DB_FILE = '/tmp/pixelfleet-bench-relay.db'
+const run = promisify(execFile)
 
+type Wrk = { rps: number; p50: number; p99: number; mbps: number; errors: number }
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+const ms = (text: string) => {
+  const [, n, unit] = /([\d.]+)(us|ms|s|m)\b/.exec(text) ?? []
+  return Number(n) * (unit === 'us' ? 0.001 : unit === 's' ? 1000 : unit === 'm' ? 60000 : 1)
+}
+
+async function wrk(url: string, connections: number, headers: Record<string, string>): Promise<Wrk> {
+  const h = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`])
+  const { stdout } = await run('/usr/bin/wrk', ['-t1', `-c${connections}`, `-d${SECONDS}s`, '--timeout', '30s', '--latency', ...h, url], { maxBuffer: 1 << 20 })
+  const line = (re: RegExp) => re.exec(stdout)?.[1] ?? '0'
+  const transfer = /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/.exec(stdout)
+  const scale = { B: 1 / 1048576, KB: 1 / 1024, MB: 1, GB: 1024 }[transfer?.[2] ?? 'MB'] ?? 1
+  const non2xx = Number(line(/Non-2xx or 3xx responses: (\d+)/))
+  const socketErrors = (/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout) ?? []).slice(1).reduce((a, b) => a + Number(b), 0)
+  return { rps: Number(line(/Requests\/sec:\s+([\d.]+)/)), p50: ms(line(/^\s+50%\s+(\S+)/m)), p99: ms(line(/^\s+99%\s+(\S+)/m)), mbps: Number(transfer?.[1] ?? 0) * scale, errors: non2xx + socketErrors }
+}
+
+/** Starts a bench child and waits for the JSON line it prints when ready. */
+function child(script: string, env: Record<string, string>, name: string): Promise<{ proc: ChildProcess; ready: Record<string, number> }> {
+  const flags = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}/${name}`] : []
+  const proc = spawn(process.execPath, [...flags, '--import', 'tsx', path.join(root, 'bench/relay', script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: proc.stdout! })
+    lines.once('line', (line) => resolve({ proc, ready: JSON.parse(line) as Record<string, number> }))
+    proc.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)))
+  })
+}
+
+const stop = (proc: ChildProcess) => new Promise<void>((resolve) => (proc.exitCode !== null ? resolve() : (proc.once('exit', () => resolve()), proc.kill('SIGINT'))))
+
+/** Opens and redeems a proxy session: its Host and Cookie headers. */
+async function browserSession(open: () => ReturnType<typeof openProxySession>, relayPort: number) {
+  const session = await open()
+  const client = new RelayClient({ host: '127.0.0.1', port: relayPort })
+  const answer = await client.redeem(session.address)
+  if (answer.status !== 200) throw new Error(`the relay refused the bench session (${answer.status})`)
+  return { host: new URL(session.origin).host, cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+}
+
+function get(port: number, pathName: string, headers: Record<string, string>, agent: http.Agent) {
+  return new Promise<number>((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: pathName, headers, agent }, (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0))).on('error', reject)
+  })
+}
+
+/** Round trips of the agent's live WebSocket: first pushed snapshot, then `count` echoes one after another. */
+async function websocket(url: string, headers: Record<string, string>, count: number) {
+  const ws = new WebSocket(url, { headers, perMessageDeflate: false })
+  const messages: string[] = []
+  let waiting: ((text: string) => void) | null = null
+  ws.on('message', (data) => {
+    const text = String(data)
+    if (waiting && text.startsWith('echo:')) {
+      const w = waiting
+      waiting = null
+      w(text)
+    } else messages.push(text)
+  })
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject).once('unexpected-response', (_q, r) => reject(new Error(`HTTP ${r.statusCode}`))))
+  const rtts: number[] = []
+  for (let i = 0; i < count; i++) {
+    const started = performance.now()
+    await new Promise<string>((resolve) => {
+      waiting = resolve
+      ws.send(String(i))
+    })
+    rtts.push(performance.now() - started)
+  }
+  ws.close()
+  rtts.sort((a, b) => a - b)
+  return { pushed: messages.length, p50: percentile(rtts, 50), p99: percentile(rtts, 99) }
+}
 
 async function main() {
   fs.rmSync(DB_FILE, { force: true })
-  const config = loadConfig({ ...process.env, DATABASE_URL: `file:${DB_FILE}`, LOG_LEVEL: 'silent', SEED_DEMO: 'false' })
+  if (PROFILE) fs.mkdirSync(PROFILE_DIR, { recursive: true })
+  const databaseUrl = `file:${DB_FILE}`
+  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', SEED_DEMO: 'false' })
   await migrateDatabase(config.DATABASE_URL, root)
   setConfig(config)
   await tuneDatabase()
@@ -41,52 +129,99 @@ async function main() {
     await tx.accessRight.create({ data: { userId: user.id, roleId: DEFAULT_ROLE_IDS.orgAdmin, organizationId: org.id } })
     await compileUserAcls(tx, user.id, org.id)
   })
-  const site = new SimulatedSite({ seed: 1, index: 0, scenario: 'mixed' })
-  site.tick(new Date())
+  const site = new SimulatedSite({ seed: 2, index: 2, scenario: 'mixed' })
   const { agentId, secret } = await registerAgent({ product: site.product, serial: site.serial, version: site.version, name: site.name }, { ip: '127.0.0.1', receivedAt: new Date() })
   await prisma.agent.update({ where: { id: agentId }, data: { organizationId: org.id } })
 
-  const relay = await startRelay({ port: 0, host: '127.0.0.1' })
-  const base = `http://127.0.0.1:${relay.port}`
-  const remote = new RemoteConnect(site)
-  await remote.update({ enabled: true, relayUrl: base, remoteConnect: true, agentId, secret })
-  await remote.waitUntilOpen()
-  const actor = { kind: 'user' as const, userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '127.0.0.1', userAgent: 'bench' }
-  // A stored sign-in to open the session with (the session ends when it does).
-  const { token } = await createSession(user.id, { ip: '127.0.0.1', userAgent: 'bench' })
-  const session = await openProxySession(actor, { agentId }, { ip: '127.0.0.1', userAgent: 'bench' }, token)
+  const relay = await child('relay-node.ts', { DATABASE_URL: databaseUrl }, 'relay')
+  const relayPort = relay.ready.port
+  const agent = await child('agent.ts', { RELAY_URL: `http://127.0.0.1:${relayPort}`, AGENT_ID: agentId, SECRET: secret }, 'agent')
+  const webPort = agent.ready.webPort
 
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
-  const client = new RelayClient({ host: '127.0.0.1', port: relay.port }, agent)
-  if ((await client.redeem(session.address)).status !== 200) throw new Error('the relay refused the bench session')
-  const url = new URL('/status.json', session.origin)
-  const get = async () => {
-    const started = performance.now()
-    const answer = await client.get(url.toString())
-    if (answer.status !== 200) throw new Error(`HTTP ${answer.status}`)
-    return performance.now() - started
+  const actor = { kind: 'user' as const, userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '127.0.0.1', userAgent: 'bench' }
+  // A stored sign-in to open the sessions with (a session ends when its sign-in does).
+  const { token } = await createSession(user.id, { ip: '127.0.0.1', userAgent: 'bench' })
+  const open = () => openProxySession(actor, { agentId }, { ip: '127.0.0.1', userAgent: 'Mozilla/5.0 bench' }, token)
+  const main = await browserSession(open, relayPort)
+  const relayed = { Host: main.host, Cookie: main.cookie }
+  const direct = `http://127.0.0.1:${webPort}`
+  const through = `http://127.0.0.1:${relayPort}`
+  const size = (await fetch(`${direct}/status.json`).then((r) => r.arrayBuffer())).byteLength
+
+  console.log(`relay bench: agent web UI :${webPort} and relay :${relayPort} in their own processes; wrk -t1, ${SECONDS} s per round, ${ROUNDS} rounds, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}`)
+  console.log(`GET /status.json (${(size / 1024).toFixed(1)} KiB), concurrency ${CONCURRENCY}:`)
+  const small: { direct: Wrk; relayed: Wrk }[] = []
+  await wrk(`${through}/status.json`, CONCURRENCY, relayed) // warm-up of both processes' JIT
+  for (let round = 1; round <= ROUNDS; round++) {
+    const d = await wrk(`${direct}/status.json`, CONCURRENCY, {})
+    const r = await wrk(`${through}/status.json`, CONCURRENCY, relayed)
+    small.push({ direct: d, relayed: r })
+    console.log(
+      `  round ${round}: direct ${d.rps.toFixed(0)} req/s p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms | relayed ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} ms p99 ${r.p99.toFixed(2)} ms | ratio ${(r.rps / d.rps).toFixed(2)}${d.errors + r.errors ? ` | ERRORS ${d.errors}/${r.errors}` : ''}`,
+    )
+  }
+  console.log('GET /support-bundle.bin (50 MiB), one connection:')
+  const large: { direct: Wrk; relayed: Wrk }[] = []
+  for (let round = 1; round <= (DOWNLOAD ? ROUNDS : 0); round++) {
+    const d = await wrk(`${direct}/support-bundle.bin`, 1, {})
+    const r = await wrk(`${through}/support-bundle.bin`, 1, relayed)
+    large.push({ direct: d, relayed: r })
+    console.log(`  round ${round}: direct ${d.mbps.toFixed(0)} MB/s | relayed ${r.mbps.toFixed(0)} MB/s | ratio ${(r.mbps / d.mbps).toFixed(2)}${d.errors + r.errors ? ` | ERRORS ${d.errors}/${r.errors}` : ''}`)
   }
 
-  for (let i = 0; i < 50; i++) await get() // warm-up
-  const latencies: number[] = []
-  let next = 0
+  // Many people on one agent at once: each session its own origin, cookie and connections.
+  const sessions = []
+  if (SESSIONS) {
+  for (let i = 0; i < SESSIONS; i++) sessions.push(await browserSession(open, relayPort))
   const started = performance.now()
+  const latencies: number[] = []
+  let failures = 0
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < REQUESTS) latencies.push(await get())
+    sessions.map(async (s) => {
+      const pool = new http.Agent({ keepAlive: true, maxSockets: 6 })
+      // A page load: the page, then its JSON a few times, six at a time like a browser.
+      const paths = ['/', ...Array.from({ length: 11 }, () => '/status.json')]
+      await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          while (paths.length) {
+            const p = paths.shift()!
+            const t = performance.now()
+            const status = await get(relayPort, p, { Host: s.host, Cookie: s.cookie }, pool).catch(() => 0)
+            latencies.push(performance.now() - t)
+            if (status !== 200) failures++
+          }
+        }),
+      )
+      pool.destroy()
     }),
   )
-  const seconds = (performance.now() - started) / 1000
   latencies.sort((a, b) => a - b)
-  const bytes = Buffer.byteLength((await client.get(url.toString())).body)
-  console.log(`relay: ${REQUESTS} GET ${url.pathname.split('/').slice(-1)} (${(bytes / 1024).toFixed(1)} KiB) through one tunnel, concurrency ${CONCURRENCY}`)
-  console.log(`  ${(REQUESTS / seconds).toFixed(0)} requests/s   p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   max ${latencies.at(-1)!.toFixed(1)} ms`)
+  console.log(
+    `${SESSIONS} browser sessions at once on the tunnel: ${latencies.length} requests in ${(performance.now() - started).toFixed(0)} ms, ${failures} failed, p50 ${percentile(latencies, 50).toFixed(1)} ms p99 ${percentile(latencies, 99).toFixed(1)} ms max ${latencies.at(-1)!.toFixed(1)} ms`,
+  )
+  }
 
-  agent.destroy()
-  await remote.stop()
-  await relay.close()
+  const wsDirect = await websocket(`ws://127.0.0.1:${webPort}/live`, {}, 200).catch((e: Error) => e)
+  const wsRelayed = await websocket(`ws://127.0.0.1:${relayPort}/live`, { Host: main.host, Cookie: main.cookie, Origin: `http://${main.host}` }, 200).catch((e: Error) => e)
+  const wsText = (r: Awaited<ReturnType<typeof websocket>> | Error) => (r instanceof Error ? `failed (${r.message})` : `round trip p50 ${r.p50.toFixed(2)} ms p99 ${r.p99.toFixed(2)} ms, ${r.pushed} live update(s) received`)
+  console.log(`agent WebSocket /live: direct ${wsText(wsDirect)} | relayed ${wsText(wsRelayed)}`)
+
+  const m = (list: { direct: Wrk; relayed: Wrk }[], pick: (w: Wrk) => number) => ({ direct: median(list.map((x) => pick(x.direct))), relayed: median(list.map((x) => pick(x.relayed))) })
+  const rps = m(small, (w) => w.rps)
+  const p50 = m(small, (w) => w.p50)
+  const p99 = m(small, (w) => w.p99)
+  const mbps = large.length ? m(large, (w) => w.mbps) : { direct: NaN, relayed: NaN }
+  const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED')
+  console.log('medians:')
+  console.log(`  small page: direct ${rps.direct.toFixed(0)} req/s, relayed ${rps.relayed.toFixed(0)} req/s, ratio ${(rps.relayed / rps.direct).toFixed(2)} (target >= 0.5: ${verdict(rps.relayed / rps.direct >= 0.5)})`)
+  console.log(`  added latency: p50 ${(p50.relayed - p50.direct).toFixed(2)} ms (target < 5: ${verdict(p50.relayed - p50.direct < 5)}), p99 ${(p99.relayed - p99.direct).toFixed(2)} ms (target < 20: ${verdict(p99.relayed - p99.direct < 20)})`)
+  console.log(`  50 MiB download: direct ${mbps.direct.toFixed(0)} MB/s, relayed ${mbps.relayed.toFixed(0)} MB/s, ratio ${(mbps.relayed / mbps.direct).toFixed(2)} (target >= 0.7: ${verdict(mbps.relayed / mbps.direct >= 0.7)})`)
+
+  await stop(agent.proc)
+  await stop(relay.proc)
+  if (PROFILE) console.log(`CPU profiles in ${PROFILE_DIR}`)
   await disconnectDatabase()
-  fs.rmSync(DB_FILE, { force: true })
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(DB_FILE + suffix, { force: true })
 }
 
 main().catch((error) => {

@@ -12,6 +12,7 @@ import { hostLabelOf } from '../app/domain/relay/address.server'
 import { addressMatches } from '../app/domain/relay/session-checks.server'
 import { redeemProxyCode } from '../app/domain/relay/sessions.server'
 import { agentCookies, agentResponseHeaders, HOP_BY_HOP, readRelayCookie, relayCookie, relayOwnHeaders } from './headers'
+import { INTERNAL_AGENT_HEADER, INTERNAL_CLIENT_HEADER, INTERNAL_HOST_HEADER, INTERNAL_SECRET_HEADER, isRelayOwnHeader, type PeerRouter } from './nodes'
 import { type SessionTracker } from './session-tracker'
 
 export const NO_TUNNEL_MESSAGE = 'The agent is not connected to the relay (its tunnel is closed). Try again when the agent is back online.'
@@ -31,10 +32,14 @@ export type BrowserSide = {
   sessions: SessionTracker
   tunnel: (agentId: string) => TunnelLink | undefined
   activity: (tunnel: TunnelLink) => void
+  /** other relay nodes: where an agent's tunnel is when this node holds none */
+  peers: PeerRouter
   account: (req: http.IncomingMessage, res: http.ServerResponse, path: string) => Promise<unknown>
 }
 
 export async function handleBrowserRequest(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide) {
+  // Another relay node forwarding a request it checked to the tunnel this node holds.
+  if (req.headers[INTERNAL_SECRET_HEADER] !== undefined) return handleInternalRequest(req, res, side)
   const url = new URL(req.url ?? '/', 'http://relay')
   // A service worker outlives the session that installed it; none is served through the relay, on any host.
   if (req.headers['service-worker'] === 'script') return sendText(res, 403, SERVICE_WORKER_MESSAGE)
@@ -67,21 +72,44 @@ export async function handleBrowserRequest(req: http.IncomingMessage, res: http.
 
   const verdict = await side.sessions.judge(label, browserKey)
   if (!verdict.ok) return sendText(res, verdict.status, verdict.message)
-  const tunnel = side.tunnel(record.agentId)
-  if (!tunnel || tunnel.h2.destroyed || tunnel.h2.closed) return sendText(res, 502, NO_TUNNEL_MESSAGE)
-  forward(req, res, side, { tunnel, label, sessionId: verdict.session.id, path: url.pathname + url.search })
+  const path = url.pathname + url.search
+  const tunnel = liveTunnel(side, record.agentId)
+  const visit = { label, sessionId: verdict.session.id, path, client: clientAddress(req), host: req.headers.host ?? '' }
+  if (tunnel) return forward(req, res, side, tunnel, visit)
+  // Held by another node: it gets the request the session check passed here.
+  const peer = await side.peers.find(record.agentId)
+  if (peer) return side.peers.forward(req, res, peer, record.agentId, visit, (delta) => side.sessions.change(label, visit.sessionId, delta, delta > 0 ? path : undefined))
+  return sendText(res, 502, NO_TUNNEL_MESSAGE)
 }
 
-function forward(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide, { tunnel, label, sessionId, path }: { tunnel: TunnelLink; label: string; sessionId: string; path: string }) {
+export function liveTunnel(side: BrowserSide, agentId: string) {
+  const tunnel = side.tunnel(agentId)
+  return tunnel && !tunnel.h2.destroyed && !tunnel.h2.closed ? tunnel : undefined
+}
+
+/** A request a peer node already checked against its session: straight to the tunnel held here. */
+function handleInternalRequest(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide) {
+  if (!side.peers.trusted(req)) return sendText(res, 403, 'Forbidden')
+  const tunnel = liveTunnel(side, String(req.headers[INTERNAL_AGENT_HEADER] ?? ''))
+  if (!tunnel) return sendText(res, 502, NO_TUNNEL_MESSAGE)
+  forward(req, res, side, tunnel, { label: null, sessionId: null, path: req.url ?? '/', client: String(req.headers[INTERNAL_CLIENT_HEADER] ?? ''), host: String(req.headers[INTERNAL_HOST_HEADER] ?? '') })
+}
+
+/** One browser request: who asked (session, client address, session host) and what. A null label = forwarded by a peer node, which keeps the session's books. */
+export type Visit = { label: string | null; sessionId: string | null; path: string; client: string; host: string }
+
+/** The headers a browser request travels to the agent with: hop-by-hop, forwarding, relay-internal and the portal's and relay's cookies removed. */
+export function agentRequestHeaders(req: http.IncomingMessage, visit: Visit): http2.OutgoingHttpHeaders {
   const headers: http2.OutgoingHttpHeaders = {
     ':method': req.method ?? 'GET',
-    ':path': path,
-    'x-forwarded-for': clientAddress(req),
-    'x-forwarded-host': req.headers.host ?? '',
+    ':path': visit.path,
+    'x-forwarded-for': visit.client,
+    'x-forwarded-host': visit.host,
     'x-forwarded-proto': 'http',
   }
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (HOP_BY_HOP.has(name) || name.startsWith('x-forwarded-') || value === undefined) continue
+  for (const name in req.headers) {
+    const value = req.headers[name]
+    if (HOP_BY_HOP.has(name) || name.startsWith('x-forwarded-') || isRelayOwnHeader(name) || value === undefined) continue
     if (name === 'cookie') {
       const kept = agentCookies(String(value))
       if (kept) headers.cookie = kept
@@ -89,6 +117,12 @@ function forward(req: http.IncomingMessage, res: http.ServerResponse, side: Brow
     }
     headers[name] = value
   }
+  return headers
+}
+
+function forward(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide, tunnel: TunnelLink, visit: Visit) {
+  const headers = agentRequestHeaders(req, visit)
+  const { label, sessionId, path } = visit
   const bodyless = req.method === 'GET' || req.method === 'HEAD'
   let upstream: http2.ClientHttp2Stream
   try {
@@ -98,14 +132,14 @@ function forward(req: http.IncomingMessage, res: http.ServerResponse, side: Brow
   }
   tunnel.active++
   side.activity(tunnel)
-  side.sessions.change(label, sessionId, 1, path)
+  if (label && sessionId) side.sessions.change(label, sessionId, 1, path)
   let finished = false
   const finish = () => {
     if (finished) return
     finished = true
     tunnel.active--
     side.activity(tunnel)
-    side.sessions.change(label, sessionId, -1)
+    if (label && sessionId) side.sessions.change(label, sessionId, -1)
   }
   res.on('close', () => {
     finish()

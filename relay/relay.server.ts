@@ -16,7 +16,7 @@ import http2 from 'node:http2'
 import os from 'node:os'
 import { type AddressInfo, type Socket } from 'node:net'
 import { type Duplex } from 'node:stream'
-import { WebSocketServer, createWebSocketStream, type WebSocket } from 'ws'
+import { WebSocketServer, type WebSocket } from 'ws'
 import { z } from 'zod'
 import { authenticateAgent } from '../app/domain/agents/agent-gateway.server'
 import { resolveToken, userActor } from '../app/domain/auth/session.server'
@@ -24,9 +24,13 @@ import { DomainError } from '../app/domain/errors'
 import { hostLabelOf, isPortalOrigin } from '../app/domain/relay/address.server'
 import { closeProxySession, openProxySession } from '../app/domain/relay/sessions.server'
 import { closeStaleTunnels, recordTunnelActivity, recordTunnelClosed, recordTunnelOpened, type TunnelForwards } from '../app/domain/relay/tunnels.server'
+import { getConfig } from '../app/utils/env.server'
 import { listen } from '../server/app'
-import { clientAddress, handleBrowserRequest, sendJson, sendText, type TunnelLink } from './browser'
+import { clientAddress, handleBrowserRequest, sendJson, sendText, type BrowserSide, type TunnelLink } from './browser'
+import { INTERNAL_SECRET_HEADER, PeerRouter, type RelayNodeSettings } from './nodes'
 import { SessionTracker, SWEEP_MS } from './session-tracker'
+import { handleBrowserUpgrade, handleInternalUpgrade, refuseSocket } from './upgrade'
+import { tunnelStream } from './tunnel-stream'
 
 export { NO_TUNNEL_MESSAGE, TUNNEL_LOST_MESSAGE } from './browser'
 
@@ -38,7 +42,13 @@ export type Relay = {
   close: () => Promise<void>
 }
 
-export type RelayOptions = { port: number; host: string; log?: (line: string) => void }
+export type RelayOptions = {
+  port: number
+  host: string
+  log?: (line: string) => void
+  /** this node among several (default: RELAY_NODE_ID, RELAY_INTERNAL_URL, RELAY_INTERNAL_SECRET; id host:port) */
+  node?: Partial<RelayNodeSettings>
+}
 
 /** The agent's local web UI port when the tunnel URL names none (`/tunnel?port=8080`). */
 const DEFAULT_FORWARD_PORT = 80
@@ -55,13 +65,19 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const books = new Bookkeeping(log)
   const tunnels = new TunnelRegistry(books)
   const sessions = new SessionTracker(books)
-  const server = http.createServer((req, res) => {
-    const side = {
-      sessions,
-      tunnel: (agentId: string) => tunnels.get(agentId),
-      activity: (tunnel: TunnelLink) => tunnels.activity(tunnel as Tunnel),
-      account: (rq: http.IncomingMessage, rs: http.ServerResponse, path: string) => handleAccount(rq, rs, path),
-    }
+  const config = getConfig()
+  // The node's id and address are known once the port is bound (port 0 in tests).
+  let peers = new PeerRouter({ id: '', internalUrl: '', secret: null }, log)
+  const side: BrowserSide = {
+    sessions,
+    tunnel: (agentId: string) => tunnels.get(agentId),
+    activity: (tunnel: TunnelLink) => tunnels.activity(tunnel as Tunnel),
+    get peers() {
+      return peers
+    },
+    account: (rq: http.IncomingMessage, rs: http.ServerResponse, path: string) => handleAccount(rq, rs, path),
+  }
+  const server = http.createServer({ noDelay: true }, (req, res) => {
     handleBrowserRequest(req, res, side).catch((error: Error) => {
       log(`relay: ${req.method} ${req.url} failed: ${error.message}`)
       if (!res.headersSent) sendText(res, 500, 'The relay could not handle this request.')
@@ -71,6 +87,13 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false })
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => undefined)
+    if (req.headers[INTERNAL_SECRET_HEADER] !== undefined) return handleInternalUpgrade(req, socket, head, side)
+    if (hostLabelOf(req.headers.host)) {
+      return void handleBrowserUpgrade(req, socket, head, side).catch((error: Error) => {
+        log(`relay: WebSocket ${req.url} failed: ${error.message}`)
+        refuseSocket(socket, 502)
+      })
+    }
     acceptTunnel(req, socket, head, wss, tunnels).catch((error: Error) => {
       log(`relay: tunnel upgrade failed: ${error.message}`)
       refuseUpgrade(socket, 500, 'Internal Server Error')
@@ -78,8 +101,11 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   })
   await listen(server, options.port, options.host, 'RELAY_PORT')
   const port = (server.address() as AddressInfo).port
-  tunnels.relayNode = `${os.hostname()}:${port}`
+  const nodeId = options.node?.id ?? config.RELAY_NODE_ID ?? `${os.hostname()}:${port}`
+  peers = new PeerRouter({ id: nodeId, internalUrl: options.node?.internalUrl ?? config.RELAY_INTERNAL_URL ?? `http://127.0.0.1:${port}`, secret: options.node?.secret ?? config.RELAY_INTERNAL_SECRET ?? null }, log)
+  tunnels.relayNode = nodeId
   await closeStaleTunnels(tunnels.relayNode)
+  await peers.start()
   const heartbeat = setInterval(() => tunnels.heartbeat(), HEARTBEAT_MS)
   heartbeat.unref()
   let sweeping = false
@@ -100,6 +126,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       clearInterval(heartbeat)
       clearInterval(sweep)
       await sessions.flushAll()
+      await peers.stop()
       await tunnels.closeAll()
       wss.close()
       server.closeAllConnections()
@@ -121,7 +148,7 @@ class Tunnel {
     readonly ws: WebSocket,
     readonly forwardPort: number,
   ) {
-    const stream = createWebSocketStream(ws)
+    const stream = tunnelStream(ws)
     stream.on('error', () => undefined)
     // The duplex over the WebSocket is the h2 connection; the authority is only a label.
     // Generous receive windows: with the defaults (64 KiB per connection) a few parallel pages stall on WINDOW_UPDATE round trips.

@@ -34,6 +34,10 @@ export const configSchema = z.object({
     .default('localhost'),
   RELAY_SESSION_IDLE_MINUTES: z.coerce.number().int('RELAY_SESSION_IDLE_MINUTES must be a whole number').min(1, 'RELAY_SESSION_IDLE_MINUTES must be 1 or more').default(30),
   RELAY_SESSION_MAX_HOURS: z.coerce.number().min(0.01, 'RELAY_SESSION_MAX_HOURS must be more than 0').max(24 * 7, 'RELAY_SESSION_MAX_HOURS must be at most 168').default(8),
+  /** several relay nodes on one database (docs/architecture.md): this node's name, the address other nodes reach it on, and the secret they share */
+  RELAY_NODE_ID: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/, 'RELAY_NODE_ID may hold letters, digits and . _ : - (at most 100)').optional(),
+  RELAY_INTERNAL_URL: z.string().url('RELAY_INTERNAL_URL must be an absolute URL such as http://10.0.0.5:3001').refine((v) => /^https?:\/\//.test(v), 'RELAY_INTERNAL_URL must be http:// or https://').optional(),
+  RELAY_INTERNAL_SECRET: z.string().min(32, 'RELAY_INTERNAL_SECRET must be at least 32 characters').optional(),
   /** password of the MQTT provisioning identity new agents register with (docs/agent-protocol.md) */
   PROVISIONING_KEY: z.string().min(8, 'PROVISIONING_KEY must be at least 8 characters').default(DEFAULT_PROVISIONING_KEY),
   SMTP_URL: z.string().url('SMTP_URL must look like smtp://user:password@host:587').optional(),

@@ -1,6 +1,7 @@
 import http from 'node:http'
 import http2 from 'node:http2'
-import { WebSocket, createWebSocketStream } from 'ws'
+import { WebSocket } from 'ws'
+import { tunnelStream } from '../relay/tunnel-stream'
 import { type SimulatedSite } from './site'
 import { type AgentWebUi, startAgentWebUi } from './web-ui'
 
@@ -20,6 +21,12 @@ export type TunnelState = true | string
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'http2-settings'])
 const MAX_RETRY_MS = 30_000
+const LOOSE_BUFFER_BYTES = 1024 * 1024
+const STREAM_WINDOW_BYTES = 1024 * 1024
+const CONNECTION_WINDOW_BYTES = 16 * 1024 * 1024
+/** Marks a stream that carries a WebSocket handshake, and the agent's answer to it (relay/upgrade.ts). */
+const UPGRADE_HEADER = 'pf-upgrade'
+const UPGRADE_STATUS_HEADER = 'pf-upgrade-status'
 
 /**
  * The agent's side of the remote portal: a WebSocket to the relay's /tunnel (Basic agentId:secret)
@@ -29,7 +36,10 @@ const MAX_RETRY_MS = 30_000
 export class TunnelClient {
   state: TunnelState = 'Connecting to the relay'
   private ws?: WebSocket
-  private readonly h2 = http2.createServer()
+  // Generous receive windows for uploads through the tunnel (the relay sets its own for downloads).
+  private readonly h2 = http2.createServer({ settings: { initialWindowSize: STREAM_WINDOW_BYTES } })
+  /** Local requests reuse their connections (and never wait on Nagle). */
+  private readonly local = new http.Agent({ keepAlive: true, noDelay: true, maxSockets: 64 })
   private retryMs: number
   private retryTimer?: NodeJS.Timeout
   private closed = false
@@ -37,7 +47,8 @@ export class TunnelClient {
 
   constructor(private readonly options: TunnelClientOptions) {
     this.retryMs = options.retryMs ?? 1000
-    this.h2.on('stream', (stream, headers) => this.proxy(stream, headers))
+    this.h2.on('stream', (stream, headers) => (headers[UPGRADE_HEADER] === 'websocket' ? this.proxyUpgrade(stream, headers) : this.proxy(stream, headers)))
+    this.h2.on('session', (session) => session.setLocalWindowSize(CONNECTION_WINDOW_BYTES))
     this.h2.on('sessionError', () => undefined)
   }
 
@@ -60,10 +71,11 @@ export class TunnelClient {
     if (this.closed) return
     const { relayUrl, agentId, secret, localPort } = this.options
     const url = `${relayUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/tunnel?port=${localPort}`
-    const ws = new WebSocket(url, { headers: { Authorization: `Basic ${Buffer.from(`${agentId}:${secret}`).toString('base64')}` }, perMessageDeflate: false })
+    // An all-zero mask: ws then skips masking on both ends (masking protects browsers' traffic from caching intermediaries; this is not a browser).
+    const ws = new WebSocket(url, { headers: { Authorization: `Basic ${Buffer.from(`${agentId}:${secret}`).toString('base64')}` }, perMessageDeflate: false, generateMask: (mask) => void mask.fill(0) })
     this.ws = ws
     // The stream must exist before the relay's first bytes arrive (its HTTP/2 preface follows the upgrade at once).
-    const stream = createWebSocketStream(ws)
+    const stream = tunnelStream(ws)
     stream.on('error', () => undefined)
     ws.once('open', () => {
       this.state = true
@@ -93,27 +105,72 @@ export class TunnelClient {
     this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS)
   }
 
-  /** One browser request arriving as an h2 stream: replay it against the local web UI. */
-  private proxy(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) {
+  private localHeaders(headers: http2.IncomingHttpHeaders) {
     const forwarded: http.OutgoingHttpHeaders = { host: `127.0.0.1:${this.options.localPort}` }
     for (const [name, value] of Object.entries(headers)) {
-      if (!name.startsWith(':') && !HOP_BY_HOP.has(name) && value !== undefined) forwarded[name] = value
+      if (!name.startsWith(':') && !name.startsWith('pf-') && !HOP_BY_HOP.has(name) && value !== undefined) forwarded[name] = value
     }
-    const local = http.request({ host: '127.0.0.1', port: this.options.localPort, method: headers[':method'], path: headers[':path'], headers: forwarded }, (res) => {
+    return forwarded
+  }
+
+  /**
+   * A browser WebSocket arriving as an h2 stream marked `pf-upgrade: websocket`: the handshake is
+   * replayed against the local UI; on its 101 the stream answers `pf-upgrade-status: 101` with the
+   * handshake headers and then carries the socket's bytes both ways.
+   */
+  private proxyUpgrade(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) {
+    const forwarded = { ...this.localHeaders(headers), connection: 'Upgrade', upgrade: 'websocket' }
+    const local = http.request({ host: '127.0.0.1', port: this.options.localPort, method: 'GET', path: headers[':path'], headers: forwarded, agent: false })
+    local.on('upgrade', (res, socket, head) => {
+      if (stream.destroyed) return socket.destroy()
+      const response: http2.OutgoingHttpHeaders = { ':status': 200, [UPGRADE_STATUS_HEADER]: '101' }
+      for (const [name, value] of Object.entries(res.headers)) if (name.startsWith('sec-websocket-') && value !== undefined) response[name] = value
+      stream.respond(response)
+      if (head.length) stream.write(head)
+      socket.setNoDelay(true)
+      socket.pipe(stream)
+      stream.pipe(socket)
+      const close = () => {
+        socket.destroy()
+        if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_CANCEL)
+      }
+      socket.on('error', close).on('close', close)
+      stream.on('error', close).on('close', close)
+    })
+    local.on('response', (res) => {
+      if (stream.destroyed) return res.resume()
+      stream.respond({ ':status': res.statusCode ?? 502 })
+      res.pipe(stream)
+    })
+    local.on('error', () => {
+      if (stream.destroyed) return
+      if (!stream.headersSent) stream.respond({ ':status': 502 })
+      stream.end()
+    })
+    local.end()
+  }
+
+  /** One browser request arriving as an h2 stream: replay it against the local web UI. */
+  private proxy(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) {
+    const forwarded = this.localHeaders(headers)
+    let answered = false
+    const local = http.request({ host: '127.0.0.1', port: this.options.localPort, method: headers[':method'], path: headers[':path'], headers: forwarded, agent: this.local }, (res) => {
+      res.once('end', () => (answered = true))
       const response: http2.OutgoingHttpHeaders = { ':status': res.statusCode ?? 502 }
       for (const [name, value] of Object.entries(res.headers)) {
         if (!HOP_BY_HOP.has(name) && value !== undefined) response[name] = value
       }
       if (stream.destroyed) return res.resume()
       stream.respond(response)
-      res.pipe(stream)
+      pipeLoose(res, stream)
     })
     local.on('error', () => {
       if (stream.destroyed) return
       if (!stream.headersSent) stream.respond({ ':status': 502, 'content-type': 'text/plain; charset=utf-8' })
       stream.end('The agent web interface did not answer')
     })
-    stream.on('close', () => local.destroy())
+    // Only a request the browser gave up on is cut; a finished one leaves its connection to the pool.
+    stream.on('close', () => answered || local.destroy())
     stream.pipe(local)
   }
 
@@ -123,7 +180,20 @@ export class TunnelClient {
     this.state = 'Remote connect stopped'
     this.ws?.terminate()
     this.h2.close()
+    this.local.destroy()
   }
+}
+
+/** Like `pipe`, but lets up to LOOSE_BUFFER_BYTES queue on the h2 stream (its own buffer is 16 KiB), so HTTP/2 flow control, not a pause per 64 KiB read, paces the transfer. */
+function pipeLoose(from: http.IncomingMessage, to: http2.ServerHttp2Stream) {
+  from.on('data', (chunk: Buffer) => {
+    to.write(chunk)
+    if (to.writableLength > LOOSE_BUFFER_BYTES) {
+      from.pause()
+      to.once('drain', () => from.resume())
+    }
+  })
+  from.once('end', () => to.end())
 }
 
 /**

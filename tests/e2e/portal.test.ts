@@ -52,6 +52,10 @@ describe('remote portal', () => {
     const frame = page.frameLocator(`iframe[title="Web interface of ${agent.site.name}"]`)
     await frame.getByRole('heading', { name: `${agent.site.name} — agent status` }).waitFor({ timeout: 20_000 })
     await frame.getByRole('heading', { name: agent.site.systemsSnapshot()[0].name }).first().waitFor()
+    // the agent page's live WebSocket reaches the agent through the relay: updates keep arriving
+    const live = frame.locator('#live')
+    await expect.poll(async () => Number(await live.getAttribute('data-updates')), { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
+    await expect.poll(() => live.textContent()).toMatch(/^Live status .+ · \d+ system\(s\)$/)
     const src = await page.locator('iframe').getAttribute('src')
     // the session's own origin ({label}.localhost on the relay's port), redeemed once by the frame
     expect(src).toMatch(new RegExp(`^http://[a-z2-7]{26}\\.localhost:${portal.relayPort}/session/[\\w-]+/[^/]+/${agent.agentId}/`))

@@ -1,0 +1,19 @@
+// One simulated agent in its own process for bench/relay.ts: its local web UI and, with
+// RELAY_URL, AGENT_ID and SECRET, its tunnel to the relay. Prints {"webPort":N} once the tunnel is
+// open; SIGINT closes it (so --cpu-prof writes its profile).
+import { startAgentWebUi } from '../../simulator/web-ui'
+import { SimulatedSite } from '../../simulator/site'
+import { TunnelClient } from '../../simulator/tunnel'
+
+const site = new SimulatedSite({ seed: 2, index: 2, scenario: 'mixed' })
+site.tick(new Date())
+const web = await startAgentWebUi(site, () => process.env.AGENT_ID)
+const tunnel = new TunnelClient({ relayUrl: process.env.RELAY_URL!, agentId: process.env.AGENT_ID!, secret: process.env.SECRET!, localPort: web.port })
+await tunnel.start()
+console.log(JSON.stringify({ webPort: web.port }))
+process.once('SIGINT', () => {
+  void tunnel
+    .close()
+    .then(() => web.close())
+    .finally(() => process.exit(0))
+})
