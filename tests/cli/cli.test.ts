@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { portalDb, startPortal, type RunningPortal } from '../e2e/harness'
+import { randomCode } from './cli-session'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const OWNER = { email: 'owner@demo.pixelfleet.io', password: 'Pixelfleet-demo-1' }
@@ -46,9 +47,9 @@ async function agentWithCode(name: string) {
   try {
     const agent = await db.agent.create({ data: { clientName: name, product: 'VX1000', serial: `SN-${name}`, secretHash: 'x' } })
     await db.system.create({ data: { agentId: agent.id, key: 'sys-1', name: 'Main Wall' } })
-    const code = `C${Math.random().toString(36).slice(2, 9).toUpperCase().padEnd(7, 'Z')}`
-    await db.enrollmentCode.create({ data: { agentId: agent.id, code } })
-    return { agentId: agent.id, code: `${code.slice(0, 3)}-${code.slice(3, 5)}-${code.slice(5)}` }
+    const code = randomCode()
+    await db.enrollmentCode.create({ data: { agentId: agent.id, code: code.replace(/-/g, '') } })
+    return { agentId: agent.id, code }
   } finally {
     await db.$disconnect()
   }
@@ -62,7 +63,7 @@ describe('pixelfleet CLI against a running portal', () => {
 
     const missingOrg = await cli('agents', 'list')
     expect(missingOrg).toMatchObject({ code: 2 })
-    expect(missingOrg.stderr).toContain('--org <organizationId> is required')
+    expect(missingOrg.stderr).toContain('--org <id|name> is required')
 
     const badCode = await cli('enroll', '**-**', '--org', DEMO_ORG, '--project', 'Main Stage')
     expect(badCode.code).toBe(2)
