@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { withContext } from '../context'
 import { printDone, printRows } from '../output'
 
-type Token = { id: string; name: string; prefix: string; created?: string; createdAt?: string; lastUsed?: string | null; lastUsedAt?: string | null }
+type Token = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null; expiresAt?: string | null }
 
 /** `pixelfleet tokens ...` (token/* calls): your personal API tokens. */
 export function registerTokensCommands(program: Command) {
@@ -18,8 +18,9 @@ export function registerTokensCommands(program: Command) {
           ['id', (t) => t.id],
           ['name', (t) => t.name],
           ['prefix', (t) => t.prefix],
-          ['created', (t) => t.createdAt ?? t.created ?? ''],
-          ['last used', (t) => t.lastUsedAt ?? t.lastUsed ?? 'Never'],
+          ['created', (t) => t.createdAt],
+          ['last used', (t) => t.lastUsedAt ?? 'Never'],
+          ['expires', (t) => t.expiresAt ?? 'Never'],
         ], 'No API tokens.')
       }),
     )

@@ -273,6 +273,14 @@ describe('pixelfleet command groups against a running portal', () => {
     expect(fish.stdout).toContain("complete -c pixelfleet -n '__fish_seen_subcommand_from admin; and not __fish_seen_subcommand_from create-user users orgs billing invoices messages' -a users")
     expect((await cli.run('nobody', 'completion', 'zsh')).stdout).toMatch(/^#compdef pixelfleet\n/)
 
+    // tokens: the member's own API tokens; revoking the one in use signs the CLI out.
+    const { tokens } = await cli.json<{ tokens: { id: string; name: string; prefix: string }[] }>('member', 'tokens', 'list')
+    expect(tokens.map((t) => t.name)).toEqual(['cli test'])
+    expect((await cli.run('member', 'tokens', 'list')).stdout).toMatch(new RegExp(`${tokens[0].id}\\s+cli test\\s+${tokens[0].prefix}`))
+    expect((await cli.run('member', 'tokens', 'revoke', 'no-such-token')).code).toBe(5)
+    expect((await cli.run('member', 'tokens', 'revoke', tokens[0].id)).code).toBe(0)
+    expect((await cli.run('member', 'tokens', 'list')).code).toBe(3)
+
     const npm = await new Promise<{ code: number; stdout: string }>((resolve) =>
       execFile(
         'npm',
