@@ -20,10 +20,10 @@ export type CliResult = { code: number; stdout: string; stderr: string }
  * Runs the CLI in this process (main(argv), as bin.js does) against a started portal, with a
  * personal API token per demo account: no process spawn per command, so many commands stay cheap.
  */
-export async function cliSession(portal: RunningPortal) {
+export async function cliSession(portal: RunningPortal, options: { tokens?: boolean } = {}) {
   const configHome = fs.mkdtempSync(path.join(os.tmpdir(), 'pixelfleet-cli-'))
   const tokens: Partial<Record<Who, string>> = {}
-  for (const who of Object.keys(DEMO) as (keyof typeof DEMO)[]) {
+  for (const who of options.tokens === false ? [] : (Object.keys(DEMO) as (keyof typeof DEMO)[])) {
     const response = await fetch(`${portal.url}/client/v1/public/auth/tokenCreate`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -35,8 +35,8 @@ export async function cliSession(portal: RunningPortal) {
   async function run(who: Who, ...args: string[]): Promise<CliResult> {
     let stdout = ''
     let stderr = ''
-    const saved = { url: process.env.PIXELFLEET_URL, token: process.env.PIXELFLEET_TOKEN, xdg: process.env.XDG_CONFIG_HOME }
-    Object.assign(process.env, { PIXELFLEET_URL: portal.url, PIXELFLEET_TOKEN: tokens[who as keyof typeof DEMO] ?? '', XDG_CONFIG_HOME: configHome })
+    const saved = { url: process.env.PIXELFLEET_URL, token: process.env.PIXELFLEET_TOKEN, xdg: process.env.XDG_CONFIG_HOME, password: process.env.PIXELFLEET_PASSWORD }
+    Object.assign(process.env, { PIXELFLEET_URL: portal.url, PIXELFLEET_TOKEN: tokens[who as keyof typeof DEMO] ?? '', XDG_CONFIG_HOME: configHome, PIXELFLEET_PASSWORD: '' })
     const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += chunk.toString()), true))
     const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += chunk.toString()), true))
     process.exitCode = undefined
@@ -47,7 +47,12 @@ export async function cliSession(portal: RunningPortal) {
       out.mockRestore()
       err.mockRestore()
       process.exitCode = undefined
-      for (const [key, value] of [['PIXELFLEET_URL', saved.url], ['PIXELFLEET_TOKEN', saved.token], ['XDG_CONFIG_HOME', saved.xdg]] as const) {
+      for (const [key, value] of [
+        ['PIXELFLEET_URL', saved.url],
+        ['PIXELFLEET_TOKEN', saved.token],
+        ['XDG_CONFIG_HOME', saved.xdg],
+        ['PIXELFLEET_PASSWORD', saved.password],
+      ] as const) {
         if (value === undefined) delete process.env[key]
         else process.env[key] = value
       }
