@@ -20,6 +20,8 @@ export class CliError extends Error {
 }
 
 export const usageError = (message: string) => new CliError(message, ExitCode.usage, 'cli/usage')
+/** Something named on the command line does not exist (exit 5, like the portal's 404). */
+export const notFoundError = (message: string) => new CliError(message, ExitCode.notFound, 'not-found')
 export const notLoggedInError = () => new CliError('Not logged in. Run `pixelfleet login` first.', ExitCode.auth, 'mvr-auth/notloggedin')
 
 /** Exit code for an error body of /client/v1 ({ code, message }) with its HTTP status. */

@@ -5,10 +5,20 @@
 import { pathToFileURL } from 'node:url'
 import { Command, CommanderError } from 'commander'
 import { registerAdminCommands } from './commands/admin'
+import { registerAdminApiCommands } from './commands/admin-api'
 import { registerAgentsCommands } from './commands/agents'
+import { registerAuditCommands } from './commands/audit'
 import { registerAuthCommands } from './commands/auth'
+import { registerCompletionCommand } from './commands/completion'
 import { registerEnrollCommand } from './commands/enroll'
+import { registerInvitesCommands, registerMembersCommands } from './commands/members'
+import { registerNotesCommands } from './commands/notes'
+import { registerOrgsCommands } from './commands/orgs'
+import { registerProjectsCommands } from './commands/projects'
+import { registerRolesCommands } from './commands/roles'
 import { registerSimulateCommand } from './commands/simulate'
+import { registerTokensCommands } from './commands/tokens'
+import { registerUsageCommands } from './commands/usage'
 import { DEFAULT_URL } from './config'
 import { wantsJson } from './context'
 import { ExitCode, reportError } from './errors'
@@ -18,7 +28,8 @@ export function createProgram(): Command {
     .description('Pixelfleet portal from the command line')
     .version(process.env.npm_package_version ?? '25.3.0', '-V, --version')
     .option('--url <url>', `portal address (default: $PIXELFLEET_URL, the last login's portal, or ${DEFAULT_URL})`)
-    .option('--json', 'print machine-readable JSON')
+    .option('--json', 'print machine-readable JSON (same as --output json)')
+    .option('--output <format>', 'table (default), csv or json')
     .showHelpAfterError('(run with --help for usage)')
     // Options before a command name belong to pixelfleet, after it to the command: `simulate` hands
     // its own --url (the broker) to the simulator untouched.
@@ -26,14 +37,24 @@ export function createProgram(): Command {
     // Set before the subcommands are added, so they inherit it: main() maps usage errors to exit code 2.
     .exitOverride()
   registerAuthCommands(program)
-  registerEnrollCommand(program)
+  registerOrgsCommands(program)
+  registerProjectsCommands(program)
+  registerMembersCommands(program)
+  registerInvitesCommands(program)
+  registerRolesCommands(program)
   registerAgentsCommands(program)
+  registerEnrollCommand(program)
+  registerNotesCommands(program)
+  registerAuditCommands(program)
+  registerUsageCommands(program)
+  registerTokensCommands(program)
+  registerAdminApiCommands(registerAdminCommands(program))
   registerSimulateCommand(program)
-  registerAdminCommands(program)
-  // --url and --json are accepted after the command name too (`pixelfleet agents list --json`).
+  registerCompletionCommand(program)
+  // --url, --json and --output are accepted after the command name too (`pixelfleet agents list --json`).
   for (const command of leafCommands(program)) {
-    if (command.name() === 'simulate') continue
-    command.option('--url <url>', 'portal address').option('--json', 'print machine-readable JSON')
+    if (command.name() === 'simulate' || command.name() === 'completion') continue
+    command.option('--url <url>', 'portal address').option('--json', 'print machine-readable JSON').option('--output <format>', 'table, csv or json')
   }
   return program
 }

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import {
   createOrganization,
   deleteOrganization,
+  getOrganization,
   leaveOrganization,
   listOrganizationsForUser,
   requestBilling,
@@ -38,6 +39,11 @@ export const organizationCalls: ApiCalls = {
   'organization/billingStatusUpdateRequest': defineCall({
     input: z.object({ id: z.string().nullish() }),
     handler: ({ actor }, { id }) => requestBilling(actor, id),
+  }),
+  /** One organization's fields and the caller's capabilities (what `pixelfleet orgs show` prints). */
+  'organization/get': defineCall({
+    input: z.object({ id: organizationId }),
+    handler: ({ actor }, { id }) => getOrganization(actor, id),
   }),
   'organization/list': defineCall({
     input: z.object({}),

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { clearSiteMessages, createSiteMessage } from '~/domain/site/messages.server'
+import { clearSiteMessages, createSiteMessage, listSiteMessages } from '~/domain/site/messages.server'
 import { defineCall, type ApiCalls } from './registry.server'
 
 /** Site-administrator calls (spec 01 section 7). */
@@ -7,6 +7,11 @@ export const siteCalls: ApiCalls = {
   'admin/message': defineCall({
     input: z.object({ text: z.unknown(), type: z.unknown(), starts: z.unknown(), ends: z.unknown() }),
     handler: ({ actor }, input) => createSiteMessage(actor, input),
+  }),
+  /** Every site message, latest start first (the CLI's `admin messages list`). */
+  'admin/messageList': defineCall({
+    input: z.object({}),
+    handler: async ({ actor }) => ({ messages: await listSiteMessages(actor) }),
   }),
   'admin/messagesClear': defineCall({
     input: z.object({}).passthrough(),

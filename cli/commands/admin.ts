@@ -16,8 +16,8 @@ const createUserOptions = z.object({
  * default ./data/pixelfleet.db) on the machine that runs the portal, whether the portal is running
  * or not (when it is not, migrations are applied first).
  */
-export function registerAdminCommands(program: Command) {
-  const admin = program.command('admin').description("operator commands run on the portal's machine (direct database access)")
+export function registerAdminCommands(program: Command): Command {
+  const admin = program.command('admin').description('site administration: users, organizations, billing, invoices, messages; create-user runs on the portal machine')
   admin
     .command('create-user')
     .description('create a site administrator (or make an existing account one); uses DATABASE_URL')
@@ -65,4 +65,5 @@ export function registerAdminCommands(program: Command) {
         await disconnectDatabase()
       }
     })
+  return admin
 }

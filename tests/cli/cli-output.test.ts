@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { agentsListJson, agentsListText } from '../../cli/commands/agents'
 import { ExitCode, exitCodeForApiError, errorJson, toCliError } from '../../cli/errors'
 import { configPath } from '../../cli/config'
+import { malformedCode, parseCodesFile } from '../../cli/commands/enroll'
+import { projectTreeText } from '../../cli/commands/projects'
+import { formatTable, rowsCsv } from '../../cli/output'
 
 const agent = {
   id: 'a1',
@@ -42,6 +45,43 @@ describe('CLI output and exit codes', () => {
 
   it('keeps the config under XDG_CONFIG_HOME', () => {
     expect(configPath({ XDG_CONFIG_HOME: '/x/cfg' })).toBe('/x/cfg/pixelfleet/config.json')
+  })
+})
+
+describe('CLI formats', () => {
+  it('cuts the widest table columns to the terminal width, and never without a width', () => {
+    const rows = [['a1', 'A very long agent name that goes on', 'ok']]
+    const cut = formatTable(['ID', 'NAME', 'STATE'], rows, 30)
+    expect(cut.split('\n').every((line) => line.length <= 30)).toBe(true)
+    expect(cut).toMatch(/a1 {2}A very long agent.*… {2}ok/)
+    expect(formatTable(['ID', 'NAME', 'STATE'], rows)).toContain('A very long agent name that goes on')
+  })
+
+  it('writes CSV with a header, CRLF line ends and formula-safe cells', () => {
+    const csv = rowsCsv([{ name: '=cmd|"/c calc"', n: 2 }], [
+      ['name', (r) => r.name],
+      ['count', (r) => r.n],
+    ])
+    expect(csv).toBe(`name,count\r\n"'=cmd|""/c calc""",2\r\n`)
+  })
+
+  it('tells malformed enrollment codes (usage) from codes to look up', () => {
+    expect(malformedCode('abc-de-fgh')).toBeNull()
+    expect(malformedCode('ABC-DE-FG1')).toContain("Invalid enrollment code 'ABC-DE-FG1'") // 1 is not in the alphabet
+    expect(malformedCode('ABCDEFG')).toContain('expected XXX-XX-XXX')
+    expect(malformedCode('')).toBe('Please input enrollment code')
+    expect(parseCodesFile('code,project\nABC-DE-FGH,Main Stage\n\n# later\nHJK-MN-PQR\n')).toEqual([
+      { line: 2, code: 'ABC-DE-FGH', project: 'Main Stage' },
+      { line: 5, code: 'HJK-MN-PQR' },
+    ])
+    expect(() => parseCodesFile('ABC-DE-FGH\nOOPS\n')).toThrow('line 2: Invalid enrollment code')
+    expect(() => parseCodesFile('code\n')).toThrow('no enrollment codes')
+  })
+
+  it('indents the project tree', () => {
+    const node = (id: string, name: string) => ({ id, name, description: '', parentId: null, parentName: null, systemsCount: 1, linkTo: '', subRows: [] as never[] })
+    expect(projectTreeText([{ ...node('p1', 'Main'), subRows: [node('p2', 'Left') as never] }])).toBe('Main  (p1, 1 system)\n  Left  (p2, 1 system)')
+    expect(projectTreeText([])).toBe('No projects.')
   })
 })
 

@@ -1,42 +1,30 @@
-import { execFile } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { portalDb, startPortal, type RunningPortal } from '../e2e/harness'
+import { cliSession, randomCode } from './cli-session'
 
-const root = path.resolve(import.meta.dirname, '../..')
 const OWNER = { email: 'owner@demo.pixelfleet.io', password: 'Pixelfleet-demo-1' }
 const DEMO_ORG = 'demo-org-live-events'
 
 let portal: RunningPortal
+let session: Awaited<ReturnType<typeof cliSession>>
 let configHome: string
 
 beforeAll(async () => {
   portal = await startPortal()
-  configHome = fs.mkdtempSync(path.join(os.tmpdir(), 'pixelfleet-cli-'))
+  // No tokens made up front: these tests log in themselves and count the owner's tokens.
+  session = await cliSession(portal, { tokens: false })
+  configHome = session.configHome
 })
 
 afterAll(async () => {
+  session?.cleanup()
   await portal?.stop()
-  if (configHome) fs.rmSync(configHome, { recursive: true, force: true })
 })
 
-/** Runs the installed bin (cli/bin.js) the way a user's shell would. */
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['cli/bin.js', ...args],
-      {
-        cwd: root,
-        env: { ...process.env, XDG_CONFIG_HOME: configHome, PIXELFLEET_URL: portal.url, PIXELFLEET_TOKEN: '', PIXELFLEET_PASSWORD: '' },
-        timeout: 60_000,
-      },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    )
-  })
-}
+/** Runs the CLI in this process (main(argv), as the bin does), with no token but the stored login. */
+const cli = (...args: string[]) => session.run('nobody', ...args)
 
 const configFile = () => path.join(configHome, 'pixelfleet', 'config.json')
 
@@ -46,9 +34,9 @@ async function agentWithCode(name: string) {
   try {
     const agent = await db.agent.create({ data: { clientName: name, product: 'VX1000', serial: `SN-${name}`, secretHash: 'x' } })
     await db.system.create({ data: { agentId: agent.id, key: 'sys-1', name: 'Main Wall' } })
-    const code = `C${Math.random().toString(36).slice(2, 9).toUpperCase().padEnd(7, 'Z')}`
-    await db.enrollmentCode.create({ data: { agentId: agent.id, code } })
-    return { agentId: agent.id, code: `${code.slice(0, 3)}-${code.slice(3, 5)}-${code.slice(5)}` }
+    const code = randomCode()
+    await db.enrollmentCode.create({ data: { agentId: agent.id, code: code.replace(/-/g, '') } })
+    return { agentId: agent.id, code }
   } finally {
     await db.$disconnect()
   }
@@ -62,7 +50,7 @@ describe('pixelfleet CLI against a running portal', () => {
 
     const missingOrg = await cli('agents', 'list')
     expect(missingOrg).toMatchObject({ code: 2 })
-    expect(missingOrg.stderr).toContain('--org <organizationId> is required')
+    expect(missingOrg.stderr).toContain('--org <id|name> is required')
 
     const badCode = await cli('enroll', '**-**', '--org', DEMO_ORG, '--project', 'Main Stage')
     expect(badCode.code).toBe(2)
