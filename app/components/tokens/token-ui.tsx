@@ -45,7 +45,7 @@ export function TokenTable({ tokens, label, showCreator = false }: { tokens: Tok
   return (
     <>
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[640px] text-sm" aria-label={label}>
+        <table className="w-full min-w-[640px] text-sm [&_td]:whitespace-nowrap" aria-label={label}>
           <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
             <tr>
               <th className="px-3 py-2 font-medium">Name</th>
@@ -64,7 +64,7 @@ export function TokenTable({ tokens, label, showCreator = false }: { tokens: Tok
                 <td className="px-3 py-2 font-medium">{t.name}</td>
                 <td className="px-3 py-2 font-mono text-xs text-muted-foreground">{t.prefix}…</td>
                 <td className="px-3 py-2">
-                  <Badge variant={t.scope === 'full' ? 'secondary' : 'outline'} title={t.scope === 'custom' ? t.permissions.join(', ') : undefined}>
+                  <Badge className="whitespace-nowrap" variant={t.scope === 'full' ? 'secondary' : 'outline'} title={t.scope === 'custom' ? t.permissions.join(', ') : undefined}>
                     {describeScope(t.scope, t.permissions)}
                   </Badge>
                 </td>
