@@ -13,7 +13,7 @@ import { hostCookieName } from '../app/utils/host-cookie.server'
 export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'http2-settings'])
 
 /** Cookies the agent may never see nor set: the relay's binding cookie and the portal's session cookie (any form). */
-const RESERVED_COOKIES = new Set(['pf_relay', '__Host-pf_relay', 'pf_session', '__Host-pf_session', 'pf_google', '__Host-pf_google'])
+const RESERVED_COOKIES = new Set(['pf_relay', '__Host-pf_relay', 'pf_session', '__Host-pf_session', 'pf_google', '__Host-pf_google', 'pf_oidc', '__Host-pf_oidc'])
 
 export const relayCookieName = () => hostCookieName('pf_relay', relayServedOverHttps())
 

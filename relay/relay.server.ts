@@ -347,7 +347,7 @@ async function handleAccount(req: http.IncomingMessage, res: http.ServerResponse
   if (identity.status === 'disabled') return sendJson(res, 403, { code: 'mvr-auth/disabled', message: 'Account was administratively disabled' })
   if (identity.status !== 'ok' || !bearer) return sendJson(res, 401, { code: 'mvr-auth/notloggedin', message: 'Not logged in' })
   const client = { ip: clientAddress(req), userAgent: req.headers['user-agent'] ?? '' }
-  const actor = userActor(identity.user, client)
+  const actor = userActor(identity.user, client, identity.grant)
   try {
     if (path === '/logout') {
       const input = logoutSchema.safeParse(body)

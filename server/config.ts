@@ -47,6 +47,14 @@ export const configSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_ISSUER: z.string().url('GOOGLE_ISSUER must be an absolute URL').default('https://accounts.google.com'),
+  /** any OpenID Connect provider (docs: README Configuration); takes precedence over GOOGLE_* */
+  OIDC_ISSUER: z.string().url('OIDC_ISSUER must be an absolute URL such as https://login.example.com').optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_BUTTON_LABEL: z.string().max(60, 'OIDC_BUTTON_LABEL must be at most 60 characters').default('Sign in with single sign-on'),
+  OIDC_SCOPES: z.string().regex(/(^|\s)openid(\s|$)/, 'OIDC_SCOPES must include openid').default('openid email profile'),
+  /** e.g. login, consent, select_account; unset = none sent (the provider decides) */
+  OIDC_PROMPT: z.string().regex(/^[a-z_ ]+$/, 'OIDC_PROMPT must be prompt values such as login or select_account').optional(),
   INSTANCE_NAME: z.string().default(''),
   VENDOR_EMAIL_DOMAIN: z.string().default('pixelfleet.io'),
   FEATURE_DASHBOARDS: flag.default('false'),
@@ -122,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
   }
   const c = parsed.data
+  if (c.OIDC_CLIENT_ID && !c.OIDC_ISSUER) throw new ConfigError('Invalid configuration:\n  OIDC_ISSUER: required when OIDC_CLIENT_ID is set')
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '')
   const relayPublicUrl = (c.RELAY_PUBLIC_URL ?? `http://localhost:${c.RELAY_PORT}`).replace(/\/+$/, '')
   return { ...c, publicUrl, relayPublicUrl }

@@ -1,8 +1,19 @@
 import { z } from 'zod'
 import { createApiToken, createApiTokenWithPassword, listApiTokens, revokeApiToken, revokeApiTokenValue } from '~/domain/auth/api-tokens.server'
+import { createServiceToken, listServiceTokens, revokeServiceToken } from '~/domain/auth/service-tokens.server'
 import { defineCall, definePublicCall, type ApiCalls } from './registry.server'
 
-/** Personal API tokens (CLI and scripts). The plaintext token is returned once, at creation. */
+/** Name, scope and expiry of a new token; checked in full by the domain (app/domain/auth/token-input.ts). */
+const tokenSpec = z
+  .object({
+    name: z.string().optional(),
+    scope: z.enum(['full', 'read', 'custom']).optional(),
+    permissions: z.array(z.string()).optional(),
+    expiresInDays: z.union([z.literal(1), z.literal(7), z.literal(30), z.literal(90), z.null()]).optional(),
+  })
+  .passthrough()
+
+/** API tokens (CLI and scripts, CI). The plaintext token is returned once, at creation. */
 export const tokenCalls: ApiCalls = {
   /** CLI login: e-mail + password -> token (same rules and rate limits as sign-in). */
   'public/auth/tokenCreate': definePublicCall({
@@ -10,7 +21,7 @@ export const tokenCalls: ApiCalls = {
     handler: ({ info }, input) => createApiTokenWithPassword(input, info),
   }),
   'token/create': defineCall({
-    input: z.object({}).passthrough(),
+    input: tokenSpec,
     handler: ({ actor }, input) => createApiToken(actor, input),
   }),
   'token/list': defineCall({
@@ -25,5 +36,18 @@ export const tokenCalls: ApiCalls = {
   'token/revokeCurrent': defineCall({
     input: z.object({}).passthrough(),
     handler: async ({ actor, token }) => (token ? revokeApiTokenValue(actor, token) : { revoked: false }),
+  }),
+  /** Organization service tokens (org.update): belong to the organization, survive their creator leaving. */
+  'organization/serviceTokenList': defineCall({
+    input: z.object({ organizationId: z.string() }),
+    handler: async ({ actor }, input) => ({ tokens: await listServiceTokens(actor, input.organizationId) }),
+  }),
+  'organization/serviceTokenCreate': defineCall({
+    input: tokenSpec.extend({ organizationId: z.string() }),
+    handler: ({ actor }, { organizationId, ...spec }) => createServiceToken(actor, organizationId, spec),
+  }),
+  'organization/serviceTokenRevoke': defineCall({
+    input: z.object({ organizationId: z.string(), id: z.string() }),
+    handler: ({ actor }, input) => revokeServiceToken(actor, input.organizationId, input.id),
   }),
 }

@@ -1,3 +1,5 @@
+import { type TokenGrant } from './auth/token-scope'
+
 /** Who is acting. Every domain function takes one and enforces its own permissions. */
 export type UserActor = {
   kind: 'user'
@@ -7,6 +9,8 @@ export type UserActor = {
   isSiteAdmin: boolean
   ip: string
   userAgent: string
+  /** set when the request came with an API token: its scope narrows every permission check */
+  token?: TokenGrant
 }
 export type AgentActor = { kind: 'agent'; agentId: string; ip: string }
 export type SystemActor = { kind: 'system'; reason: string }
@@ -15,7 +19,7 @@ export type Actor = UserActor | AgentActor | SystemActor
 export const systemActor = (reason: string): SystemActor => ({ kind: 'system', reason })
 
 export function actorLabel(actor: Actor): string {
-  if (actor.kind === 'user') return actor.name || actor.email
+  if (actor.kind === 'user') return (actor.name || actor.email) + (actor.token ? ` via token ${actor.token.name}` : '')
   if (actor.kind === 'agent') return `agent ${actor.agentId}`
   return `system (${actor.reason})`
 }

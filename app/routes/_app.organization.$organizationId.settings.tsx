@@ -15,6 +15,7 @@ export default function OrganizationSettingsLayout() {
     { to: `${base}/roles`, label: 'Member Roles' },
     { to: `${base}/projects`, label: 'Projects' },
     ...(capabilities.canBillingView ? [{ to: `${base}/billing`, label: 'Billing' }] : []),
+    ...(capabilities.canUpdate ? [{ to: `${base}/tokens`, label: 'Service Tokens' }] : []),
     { to: `${base}/admin`, label: 'Admin' },
   ]
   return (

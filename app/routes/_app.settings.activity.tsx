@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Activity · Pixelfleet' }]
 export const handle = { breadcrumb: () => ({ label: 'Activity', to: '.' }) }
 
-const METHOD_LABEL: Record<string, string> = { password: 'Password', google: 'Google' }
+const METHOD_LABEL: Record<string, string> = { password: 'Password', google: 'Google', oidc: 'Single sign-on' }
 
 /** User settings, Activity: login history with Date, Device and IP Address. */
 export default function ActivityTab() {

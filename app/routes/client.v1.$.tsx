@@ -47,7 +47,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // this message (app/utils/auth.server.ts), however many requests race to get there.
     return error('mvr-auth/disabled', 'Account was administratively disabled', 403)
   }
-  const actor = identity.status === 'ok' ? userActor(identity.user, info) : null
+  if (identity.status === 'expired') {
+    return error('mvr-auth/token-expired', `The API token "${identity.tokenName}" expired on ${identity.expiredAt.toISOString().slice(0, 10)}. Create a new one under Settings > API Tokens.`, 401)
+  }
+  const actor = identity.status === 'ok' ? userActor(identity.user, info, identity.grant) : null
   // Site-admin calls answer 403 to everyone who is not a site admin, signed in or not (issue 9).
   if (!call.public && !actor && name.startsWith('admin/')) return error('permission-denied', 'Only site administrators may do this', 403)
   if (!call.public && !actor) return error('mvr-auth/notloggedin', 'Not logged in', 401)

@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useFetcher, useLoaderData } from '@remix-run/react'
-import { MailCheck } from 'lucide-react'
+import { KeyRound, MailCheck } from 'lucide-react'
 import { useEffect, useState, type FormEvent } from 'react'
 import { toast } from 'sonner'
 import { z } from 'zod'
@@ -14,14 +14,13 @@ import { Field, issueFor } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
 import { createAccount, signInWithPassword } from '~/domain/auth/account.server'
 import { requestEmailVerification, requestPasswordReset } from '~/domain/auth/email-flows.server'
-import { startGoogleSignIn } from '~/domain/auth/google.server'
+import { oidcSettings, startOidcSignIn } from '~/domain/auth/oidc.server'
 import { failedPasswordRules, isValidEmail } from '~/domain/auth/password-rules'
 import { DomainError } from '~/domain/errors'
-import { useRootData } from '~/root'
 import { commitSessionCookie, getCurrentUser, requestInfo, sessionEndedByDisable } from '~/utils/auth.server'
 import { safeRedirect } from '~/utils/safe-redirect'
 import { formAction, type ActionFailure, type ActionSuccess } from '~/utils/errors.server'
-import { googleSignInCookie } from '~/utils/google-auth.server'
+import { oidcSignInCookie } from '~/utils/oidc-auth.server'
 import { readForm } from '~/utils/form.server'
 
 const LOGIN_TITLE = 'Sign in or create an account'
@@ -32,9 +31,25 @@ const REDIRECTED_ERRORS: Record<string, string> = {
   'mvr-auth/disabled': 'Account was administratively disabled',
   'mvr-auth/unverified': 'Unverified email address',
   'mvr-auth/notloggedin': 'Not logged in',
-  'auth/google-failed': 'Google sign-in failed. Please try again.',
-  'auth/google-expired': 'The Google sign-in took too long or was started in another browser. Please try again.',
-  'auth/google-unavailable': 'Google sign-in is unavailable at the moment. Please try again later.',
+}
+
+/** Errors of the external sign-in, worded with its name ("Google sign-in", "Single sign-on"). */
+function ssoErrors(name: string, reason: string | null): Record<string, string> {
+  return {
+    'auth/oidc-failed': `${name} failed. Please try again.`,
+    'auth/oidc-expired': `The ${name.toLowerCase()} took too long or was started in another browser. Please try again.`,
+    'auth/oidc-unavailable': `${name} is unavailable at the moment. Please try again later.`,
+    'auth/oidc-disabled': `${name} is not configured.`,
+    'auth/oidc-provider-error': PROVIDER_REASONS[reason ?? ''] ?? `${name} failed: the identity provider answered "${reason ?? 'error'}". Please try again or contact your administrator.`,
+  }
+}
+
+/** OAuth error codes (RFC 6749, OpenID Connect) the provider may send back, in words. */
+const PROVIDER_REASONS: Record<string, string> = {
+  access_denied: 'The sign-in was cancelled or refused at the identity provider.',
+  login_required: 'The identity provider asks you to sign in there first. Please try again.',
+  consent_required: 'The identity provider needs your consent first. Please try again.',
+  temporarily_unavailable: 'The identity provider is temporarily unavailable. Please try again later.',
 }
 
 /** Confirmations the e-mail link pages and the profile page hand over as ?notice=... */
@@ -49,30 +64,34 @@ const ACCOUNT_CREATED_TEXT =
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { provider, username } = params
-  if (provider && provider !== 'email' && provider !== 'google') throw data({ message: 'Not found' }, { status: 404 })
+  // /login/google (GOOGLE_* settings) and /login/oidc both start the one configured provider
+  if (provider && provider !== 'email' && provider !== 'google' && provider !== 'oidc') throw data({ message: 'Not found' }, { status: 404 })
+  const settings = oidcSettings()
   const url = new URL(request.url)
   const redirectTo = url.searchParams.get('redirect')
   const current = await getCurrentUser(request)
   // Route guard (spec 02 section 2): a signed-in user goes to the redirect target if present, else '/'.
   if (current) throw redirect(redirectTo ? safeRedirect(redirectTo) : '/')
   let error: { code: string; message: string } | null = null
-  if (provider === 'google') {
+  if (provider === 'google' || provider === 'oidc') {
     try {
-      const { authorizationUrl, pending } = await startGoogleSignIn(safeRedirect(redirectTo))
-      throw redirect(authorizationUrl, { headers: { 'Set-Cookie': await googleSignInCookie.serialize(pending) } })
+      const { authorizationUrl, pending } = await startOidcSignIn(safeRedirect(redirectTo))
+      throw redirect(authorizationUrl, { headers: { 'Set-Cookie': await oidcSignInCookie.serialize(pending) } })
     } catch (e) {
       if (!(e instanceof DomainError)) throw e
       error = { code: e.code, message: e.message }
     }
   }
   const errorCode = (await sessionEndedByDisable(request)) ? 'mvr-auth/disabled' : url.searchParams.get('error')
-  if (!error && errorCode) error = { code: errorCode, message: REDIRECTED_ERRORS[errorCode] ?? 'An unrecognized error has occurred' }
+  const known = { ...REDIRECTED_ERRORS, ...ssoErrors(settings?.displayName ?? 'Single sign-on', url.searchParams.get('reason')) }
+  if (!error && errorCode) error = { code: errorCode, message: known[errorCode] ?? 'An unrecognized error has occurred' }
   const notice = url.searchParams.get('notice')
   return {
     prefillEmail: provider === 'email' && username ? username : '',
     redirectTo: redirectTo ? safeRedirect(redirectTo) : '',
     error,
     notice: notice && notice in NOTICES ? (notice as keyof typeof NOTICES) : null,
+    sso: settings ? { kind: settings.kind, label: settings.buttonLabel } : null,
   }
 }
 
@@ -125,7 +144,6 @@ function useIntentFetcher(key: string) {
 
 export default function LoginPage() {
   const data = useLoaderData<typeof loader>()
-  const root = useRootData()
   const [mode, setMode] = useState<'existing' | 'create'>('existing')
   const [email, setEmail] = useState(data.prefillEmail)
   const [created, setCreated] = useState(false)
@@ -137,7 +155,13 @@ export default function LoginPage() {
   return (
     <AuthCard
       title={LOGIN_TITLE}
-      subtitle={root?.features.google ? 'Use your email address and password, or your Google account.' : 'Use your email address and password.'}
+      subtitle={
+        data.sso?.kind === 'google'
+          ? 'Use your email address and password, or your Google account.'
+          : data.sso
+            ? 'Use your email address and password, or single sign-on.'
+            : 'Use your email address and password.'
+      }
     >
       {data.notice === 'emailChanged' ? (
         <Alert type="info" title={NOTICES.emailChanged}>
@@ -171,7 +195,7 @@ export default function LoginPage() {
         />
       )}
 
-      {root?.features.google ? (
+      {data.sso ? (
         <>
           <div className="flex items-center gap-3 text-xs uppercase text-muted-foreground">
             <span className="h-px flex-1 bg-border" />
@@ -179,9 +203,9 @@ export default function LoginPage() {
             <span className="h-px flex-1 bg-border" />
           </div>
           <Button asChild variant="outline" className="w-full">
-            {/* A document navigation: the loader answers with a redirect to Google. */}
-            <a href={`/login/google${data.redirectTo ? `?redirect=${encodeURIComponent(data.redirectTo)}` : ''}`}>
-              <GoogleLogo /> Sign in with Google
+            {/* A document navigation: the loader answers with a redirect to the provider. */}
+            <a href={`/login/${data.sso.kind}${data.redirectTo ? `?redirect=${encodeURIComponent(data.redirectTo)}` : ''}`}>
+              {data.sso.kind === 'google' ? <GoogleLogo /> : <KeyRound aria-hidden />} {data.sso.label}
             </a>
           </Button>
         </>

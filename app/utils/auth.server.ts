@@ -56,7 +56,7 @@ async function loadCurrentUser(request: Request, scoped: boolean): Promise<Curre
     throw redirect('/login?error=mvr-auth/disabled')
   }
   if (identity.status !== 'ok') return null
-  const actor = userActor(identity.user, requestInfo(request))
+  const actor = userActor(identity.user, requestInfo(request), identity.grant)
   if (scoped) markRequestScoped(actor)
   return { user: identity.user, actor }
 }

@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync, sign } from 'node:crypto'
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { finishGoogleSignIn, startGoogleSignIn } from '~/domain/auth/google.server'
+import { finishOidcSignIn as finishGoogleSignIn, startOidcSignIn as startGoogleSignIn } from '~/domain/auth/oidc.server'
 import { resolveToken } from '~/domain/auth/session.server'
 import { prisma } from '~/utils/db.server'
 import { getConfig, setConfig } from '~/utils/env.server'
@@ -60,6 +60,8 @@ async function approve(authorizationUrl: string, claims: Record<string, unknown>
   expect(url.origin + url.pathname).toBe(`${ISSUER}/o/oauth2/v2/auth`)
   expect(url.searchParams.get('code_challenge_method')).toBe('S256')
   expect(url.searchParams.get('redirect_uri')).toBe('http://portal.test/auth/google/callback')
+  // the GOOGLE_* names keep Google's account chooser
+  expect(url.searchParams.get('prompt')).toBe('select_account')
   const code = `code-${grants.size + 1}`
   grants.set(code, { challenge: url.searchParams.get('code_challenge')!, nonce: url.searchParams.get('nonce')!, claims })
   return `?code=${code}&state=${url.searchParams.get('state')}`
@@ -88,10 +90,10 @@ describe('Google sign-in (OpenID Connect, authorization code + PKCE)', () => {
     const search = await approve(started.authorizationUrl, { sub: 'google-sub-2', email: 'eve@example.test', email_verified: true })
     const forged = search.replace(/state=[^&]+/, 'state=forged')
     await expect(finishGoogleSignIn(forged, started.pending, info)).rejects.toMatchObject({
-      code: 'auth/google-failed',
+      code: 'auth/oidc-failed',
       message: expect.stringMatching(/state/i),
     })
-    await expect(finishGoogleSignIn(search, null, info)).rejects.toMatchObject({ code: 'auth/google-expired' })
+    await expect(finishGoogleSignIn(search, null, info)).rejects.toMatchObject({ code: 'auth/oidc-expired' })
     expect(await prisma.user.count({ where: { email: 'eve@example.test' } })).toBe(0)
   })
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { hostLabelOf, portalFrameAncestors, relaySessionOrigin, relaySessionOriginPattern } from '~/domain/relay/address.server'
 import { sessionCookie } from '~/utils/auth.server'
 import { getConfig, setConfig } from '~/utils/env.server'
-import { googleSignInCookie } from '~/utils/google-auth.server'
+import { oidcSignInCookie } from '~/utils/oidc-auth.server'
 import { ConfigError, loadConfig } from '../../server/config'
 
 const original = getConfig()
@@ -27,7 +27,7 @@ describe('portal cookies', () => {
     expect(await sessionCookie.parse(cookie.split(';')[0])).toBe('token')
     // a plain-named cookie planted by another host is not read over HTTPS
     expect(await sessionCookie.parse(`pf_session=${cookie.split(';')[0].split('=')[1]}`)).toBeNull()
-    expect(googleSignInCookie.name).toBe('__Host-pf_google')
+    expect(oidcSignInCookie.name).toBe('__Host-pf_oidc')
     expect(relaySessionOrigin('abcdefghijklmnopqrstuvwxyz')).toBe('https://abcdefghijklmnopqrstuvwxyz.relay.example.com')
     expect(relaySessionOriginPattern()).toBe('https://*.relay.example.com')
     expect(portalFrameAncestors()).toEqual(['https://portal.example.com'])

@@ -4,6 +4,7 @@ import { prisma, parseJson, type Tx } from '~/utils/db.server'
 import { memoIfScoped } from '~/utils/request-scope.server'
 import { loadCompiledAcls, ORG_SCOPE } from './acl.server'
 import { type OrganizationCapabilities, type Permission, type ProjectCapabilities } from './catalogue'
+import { grantAllows, grantIsLimited } from '../auth/token-scope'
 
 type Db = Tx | typeof prisma
 
@@ -27,8 +28,15 @@ export class OrganizationAccess {
     return this.actor.kind === 'user' ? this.actor.userId : null
   }
 
+  /** The owner's own powers; a read-only or limited API token of the owner does not carry them. */
   get isOwner(): boolean {
+    if (this.actor.kind === 'user' && grantIsLimited(this.actor.token)) return false
     return this.userId !== null && this.userId === this.organization.ownerId
+  }
+
+  /** An API token's scope narrows every check (app/domain/auth/token-scope.ts). */
+  private tokenAllows(permission: Permission): boolean {
+    return this.actor.kind !== 'user' || grantAllows(this.actor.token, permission)
   }
 
   /** A member holds at least one access right here (or owns the organization). */
@@ -55,6 +63,7 @@ export class OrganizationAccess {
   /** May the actor do `permission` on the organization, or on `projectId` when given? */
   can(permission: Permission, projectId?: string | null): boolean {
     if (this.actor.kind === 'system') return true
+    if (!this.tokenAllows(permission)) return false
     if (this.isSiteAdmin) return true
     if (this.isOwner && permission === 'org.view') return true
     if (this.acls.get(ORG_SCOPE)?.has(permission)) return true
@@ -64,6 +73,7 @@ export class OrganizationAccess {
 
   /** May the actor do `permission` on at least one project (used for lists of projects)? */
   canAnywhere(permission: Permission): boolean {
+    if (!this.tokenAllows(permission)) return false
     if (this.can(permission)) return true
     return [...this.acls.entries()].some(([projectId, perms]) => projectId !== ORG_SCOPE && perms.has(permission))
   }
@@ -118,7 +128,7 @@ export async function adminStatus(actor: Actor, db: Db = prisma) {
   if (actor.kind !== 'user') return { isSiteAdmin: false, isCloudAdmin: false }
   const isSiteAdmin = actor.isSiteAdmin
   const rows = await db.compiledAcl.findMany({ where: { userId: actor.userId }, select: { permissions: true } })
-  const isCloudAdmin = rows.some((r) => parseJson<string[]>(r.permissions, []).includes('cloud.admin'))
+  const isCloudAdmin = grantAllows(actor.token, 'cloud.admin') && rows.some((r) => parseJson<string[]>(r.permissions, []).includes('cloud.admin'))
   return { isSiteAdmin, isCloudAdmin }
 }
 
@@ -142,7 +152,12 @@ async function loadOrganizationAccess(actor: Actor, organizationId: string, db: 
     if (isSiteAdmin || actor.kind === 'system') throw notFound('Organization not found')
     throw accessDenied()
   }
-  const acls = actor.kind === 'user' ? await loadCompiledAcls(db, actor.userId, organizationId) : new Map()
+  const serviceOrg = actor.kind === 'user' ? actor.token?.organizationId : null
+  // An organization service token acts in its own organization only, with exactly its permissions.
+  if (serviceOrg && serviceOrg !== organizationId) throw accessDenied()
+  const acls = serviceOrg
+    ? new Map([[ORG_SCOPE, new Set<Permission>(actor.kind === 'user' ? (actor.token?.permissions ?? []) : [])]])
+    : actor.kind === 'user' ? await loadCompiledAcls(db, actor.userId, organizationId) : new Map()
   const projects = await db.project.findMany({ where: { organizationId }, select: { id: true, parentId: true } })
   const access = new OrganizationAccess(
     actor,

@@ -2,6 +2,7 @@ import { type User } from '@prisma/client'
 import { z } from 'zod'
 import { type Actor } from '../actor'
 import { DomainError, notLoggedIn } from '../errors'
+import { requireAccountWrite } from './token-scope'
 import { sendMail } from '../mail/mail.server'
 import { prisma } from '~/utils/db.server'
 import { parseInput } from '../parse-input'
@@ -22,6 +23,7 @@ type Flag = keyof ReturnType<typeof accountFlags>
 /** The acting user's own account, refused when the provider owns the detail being changed. */
 async function ownAccount(actor: Actor, flag: Flag) {
   if (actor.kind !== 'user') throw notLoggedIn()
+  requireAccountWrite(actor)
   const user = await prisma.user.findUnique({ where: { id: actor.userId } })
   if (!user) throw notLoggedIn()
   if (!accountFlags(user)[flag]) {

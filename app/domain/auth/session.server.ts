@@ -2,6 +2,7 @@ import { type User } from '@prisma/client'
 import { type UserActor } from '../actor'
 import { prisma } from '~/utils/db.server'
 import { randomToken, sha256 } from './crypto.server'
+import { parseGrantPermissions, type TokenGrant } from './token-scope'
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
 const TOUCH_AFTER_MS = 60_000
@@ -19,8 +20,10 @@ export async function createSession(userId: string, info: RequestInfo) {
 }
 
 export type ResolvedIdentity =
-  | { status: 'ok'; user: User; via: 'session' | 'token' }
+  | { status: 'ok'; user: User; via: 'session' | 'token'; grant?: TokenGrant }
   | { status: 'disabled'; user: User }
+  /** an API token past its expiry: refused with a message naming it (401) */
+  | { status: 'expired'; tokenName: string; expiredAt: Date }
   | { status: 'none' }
 
 /** Resolves a session cookie token or a bearer token (session or personal API token). */
@@ -55,11 +58,22 @@ export async function resolveToken(token: string | null | undefined): Promise<Re
   if (!apiToken) return { status: 'none' }
   // A token ended by the disable keeps answering 'disabled' while the account stays disabled.
   if (apiToken.user.disabled && (!apiToken.revokedAt || apiToken.revokedReason === 'disabled')) return { status: 'disabled', user: apiToken.user }
-  if (apiToken.revokedAt || (apiToken.expiresAt && apiToken.expiresAt < now)) return { status: 'none' }
+  if (apiToken.revokedAt) return { status: 'none' }
+  if (apiToken.expiresAt && apiToken.expiresAt < now) return { status: 'expired', tokenName: apiToken.name, expiredAt: apiToken.expiresAt }
+  // last used is written at most once a minute per token: a busy CI job costs no write per call
   if (!apiToken.lastUsedAt || now.getTime() - apiToken.lastUsedAt.getTime() > TOUCH_AFTER_MS) {
     await prisma.apiToken.update({ where: { id: apiToken.id }, data: { lastUsedAt: now } })
   }
-  return { status: 'ok', user: apiToken.user, via: 'token' }
+  // a service token's permissions are the list fixed when it was created
+  const scope = apiToken.organizationId ? 'custom' : apiToken.scope
+  const grant: TokenGrant = {
+    id: apiToken.id,
+    name: apiToken.name,
+    scope: apiToken.scope as TokenGrant['scope'],
+    permissions: parseGrantPermissions(scope, apiToken.permissions),
+    organizationId: apiToken.organizationId,
+  }
+  return { status: 'ok', user: apiToken.user, via: 'token', grant }
 }
 
 export async function revokeSession(token: string) {
@@ -78,6 +92,13 @@ export function endSessionsOf(userId: string, reason: SessionEndReason, db: Pick
   return db.session.updateMany({ where: { userId, endedReason: null }, data: { endedReason: reason } })
 }
 
-export function userActor(user: Pick<User, 'id' | 'email' | 'name' | 'isAdmin'>, info: RequestInfo): UserActor {
-  return { kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: user.isAdmin, ip: info.ip, userAgent: info.userAgent }
+/**
+ * The actor of a request. With an API token the actor is narrowed here, once, for every call: a
+ * limited (read-only or custom) token carries its permission list, which the access engine checks,
+ * and loses the site-admin claim (staff calls need a full personal token).
+ */
+export function userActor(user: Pick<User, 'id' | 'email' | 'name' | 'isAdmin'>, info: RequestInfo, grant?: TokenGrant): UserActor {
+  const isSiteAdmin = user.isAdmin && (!grant || grant.permissions === null)
+  const actor: UserActor = { kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin, ip: info.ip, userAgent: info.userAgent }
+  return grant ? { ...actor, token: grant } : actor
 }

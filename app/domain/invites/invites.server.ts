@@ -8,6 +8,7 @@ import { normalizeEmail } from '../auth/account.server'
 import { randomToken, sha256 } from '../auth/crypto.server'
 import { isValidEmail } from '../auth/password-rules'
 import { DomainError, notFound, notLoggedIn } from '../errors'
+import { requireAccountWrite } from '../auth/token-scope'
 import { emitChange } from '../events/bus.server'
 import { sendMail } from '../mail/mail.server'
 import { loadRulesContext, requireMemberRole } from '../members/members.server'
@@ -216,6 +217,7 @@ export async function listSentInvites(actor: Actor) {
  * (when a link code is given) matching that code.
  */
 async function answerableInvite(actor: Actor, inviteId: string, code: string | undefined) {
+  requireAccountWrite(actor)
   const { userId, email } = await verifiedEmail(actor)
   const invite = await prisma.invite.findUnique({ where: { id: inviteId }, include: { organization: { select: { id: true, name: true } } } })
   if (!invite || (code !== undefined && invite.codeHash !== sha256(code))) throw notFound('This invitation does not exist or its link was replaced by a newer one')

@@ -5,6 +5,7 @@ import { rateLimit } from '../auth/rate-limit.server'
 import { audit } from '../audit/audit.server'
 import { escapeHtml } from '../auth/verification.server'
 import { DomainError, accessDenied, invalid, notFound } from '../errors'
+import { requireAccountWrite } from '../auth/token-scope'
 import { emitChange } from '../events/bus.server'
 import { sendMail } from '../mail/mail.server'
 import { memberOrganizationIds } from '../organizations/membership.server'
@@ -139,6 +140,7 @@ async function resolveTarget(actor: UserActor, level: SubscriptionLevel, target:
  */
 export async function updateSubscription(actor: Actor, raw: unknown): Promise<{ subscription: SubscriptionView | null }> {
   const user = requireUser(actor)
+  requireAccountWrite(user)
   const { id, doc } = parseInput(updateSubscriptionInput, raw)
   if (!id && !doc) throw invalid('Nothing to update: give an id, a doc or both')
   const existing = id ? await prisma.subscription.findFirst({ where: { id, userId: user.userId } }) : null
@@ -186,6 +188,7 @@ export async function updateSubscription(actor: Actor, raw: unknown): Promise<{ 
 /** User/testNotification: a sample e-mail to oneself for an organization (and project) one can see. */
 export async function testNotification(actor: Actor, raw: unknown): Promise<{ message: string }> {
   const user = requireUser(actor)
+  requireAccountWrite(user)
   const input = parseInput(testNotificationInput, raw)
   const access = await getOrganizationAccess(user, input.organization)
   let projectName: string | null = null

@@ -5,6 +5,7 @@ import { compileUserAcls, ORG_SCOPE } from '../access/acl.server'
 import { DEFAULT_ROLE_IDS, OWNER_REQUIRED_PERMISSIONS, type OrganizationCapabilities } from '../access/catalogue'
 import { audit } from '../audit/audit.server'
 import { DomainError, accessDenied, invalid } from '../errors'
+import { requireAccountWrite } from '../auth/token-scope'
 import { emitChange } from '../events/bus.server'
 import { parseInput } from '../parse-input'
 import { memberOrganizationIds } from './membership.server'
@@ -48,6 +49,7 @@ export async function organizationMemberIds(db: Tx | typeof prisma, organization
  */
 export async function createOrganization(actor: Actor | null, raw: unknown, ownerId?: string | null) {
   const user = requireUserActor(actor)
+  requireAccountWrite(user)
   const input = parseInput(createOrganizationInput, raw)
   const owner = ownerId && ownerId !== user.userId ? ownerId : user.userId
   if (owner !== user.userId) {
@@ -128,6 +130,7 @@ export async function deleteOrganization(actor: Actor, organizationId: string) {
 /** Org/leaveOrganization (memberLeave): a non-owner gives up all their access rights here. */
 export async function leaveOrganization(actor: Actor, organizationId: string) {
   const user = requireUserActor(actor)
+  requireAccountWrite(user)
   const access = await getOrganizationAccess(actor, organizationId)
   if (access.isOwner) throw invalid('The owner cannot leave the organization; transfer the ownership first')
   await prisma.$transaction(async (tx) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { type Actor } from '../actor'
 import { fromZodIssues, notLoggedIn } from '../errors'
+import { requireAccountWrite } from '../auth/token-scope'
 import { prisma } from '~/utils/db.server'
 
 export const ORG_SORT_FIELDS = ['name', 'projectCount', 'agentCount', 'memberCount'] as const
@@ -34,6 +35,7 @@ export const profileUpdateInput = z
 /** User/updateProfile: language, time zone and preferences of the signed-in user only. */
 export async function updateProfile(actor: Actor, raw: unknown) {
   if (actor.kind !== 'user') throw notLoggedIn()
+  requireAccountWrite(actor)
   const parsed = profileUpdateInput.safeParse(raw)
   if (!parsed.success) throw fromZodIssues(parsed.error.issues)
   const user = await prisma.user.update({
