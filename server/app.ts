@@ -7,6 +7,7 @@ import express from 'express'
 import { type Config } from './config'
 import { clientInfoMiddleware, csrfMiddleware, pathGuard, remixHandler } from './request-guards'
 import { securityHeaders } from './security-headers'
+import { coalesceFlush } from './coalesce-flush'
 
 export type WebServer = { server: http.Server; port: number; close: () => Promise<void> }
 
@@ -20,6 +21,7 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
   app.set('trust proxy', config.TRUST_PROXY)
   app.use(securityHeaders(config, options))
   app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res) }))
+  app.use(coalesceFlush())
 
   app.use(clientInfoMiddleware())
   app.use(pathGuard())
