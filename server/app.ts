@@ -8,6 +8,7 @@ import { type Config } from './config'
 import { brokerAuthRouter, brokerVhost } from '../broker/http-auth.server'
 import { clientInfoMiddleware, csrfMiddleware, pathGuard, remixHandler } from './request-guards'
 import { securityHeaders } from './security-headers'
+import { coalesceFlush } from './coalesce-flush'
 
 export type WebServer = { server: http.Server; port: number; close: () => Promise<void> }
 
@@ -21,6 +22,7 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
   app.set('trust proxy', config.TRUST_PROXY)
   app.use(securityHeaders(config, options))
   app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res) }))
+  app.use(coalesceFlush())
 
   app.use(clientInfoMiddleware())
   app.use(pathGuard())

@@ -8,6 +8,7 @@ import { Popover, PopoverAnchor, PopoverContent } from '~/components/fleet/popov
 import { IssueBreakdownBar } from '~/components/fleet/issue-breakdown-bar'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
 import { Input } from '~/components/ui/input'
+import { Pager } from '~/components/ui/pager'
 import { dashboard, type SearchResult } from '~/domain/fleet/dashboard.server'
 import { componentLabel } from '~/domain/fleet/labels'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
@@ -22,8 +23,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // permission first: someone outside the organization gets 403 whether or not the flag is on
   const { actor } = await requireOrgPermission(request, params.organizationId, 'org.metrics.view')
   if (!getConfig().FEATURE_DASHBOARDS) throw data({ code: 'not-found', message: 'Not found' }, { status: 404 })
-  const view = new URL(request.url).searchParams.get('view') === 'device' ? 'device' : 'system'
-  return domainCall(() => dashboard(actor, params.organizationId!, view))
+  const search = new URL(request.url).searchParams
+  const view = search.get('view') === 'device' ? 'device' : 'system'
+  return domainCall(() => dashboard(actor, params.organizationId!, view, Number(search.get('page') ?? 1)))
 }
 
 export const meta: MetaFunction = () => [{ title: 'Dashboard · Pixelfleet' }]
@@ -50,10 +52,8 @@ export default function DashboardPage() {
         <CardHeader className="flex-row items-center justify-between py-2">
           <CardTitle>
             Metrics
-            {dash.metricsTotal > dash.metrics.length ? (
-              <span className="ml-2 text-xs font-normal text-muted-foreground">
-                worst {dash.metrics.length} of {dash.metricsTotal} systems
-              </span>
+            {dash.view === 'system' && dash.metricsTotal > dash.metrics.length ? (
+              <span className="ml-2 text-xs font-normal text-muted-foreground">worst first</span>
             ) : null}
           </CardTitle>
           <div className="flex rounded-md border p-0.5 text-xs" role="radiogroup" aria-label="Metrics view">
@@ -68,7 +68,15 @@ export default function DashboardPage() {
                 type="button"
                 role="radio"
                 aria-checked={dash.view === value}
-                onClick={() => setParams((prev) => ({ ...Object.fromEntries(prev), view: value }), { replace: true, preventScrollReset: true })}
+                onClick={() =>
+                  setParams(
+                    (prev) => {
+                      const { page: _page, ...rest } = Object.fromEntries(prev)
+                      return { ...rest, view: value }
+                    },
+                    { replace: true, preventScrollReset: true },
+                  )
+                }
                 className={`rounded px-2 py-1 ${dash.view === value ? 'bg-secondary font-medium' : 'text-muted-foreground'}`}
               >
                 {label}
@@ -117,6 +125,9 @@ export default function DashboardPage() {
             <p className="px-4 py-6 text-center text-sm text-muted-foreground">No issues reported</p>
           )}
         </CardContent>
+        {dash.metricsPage.pageCount > 1 ? (
+          <Pager className="border-t px-3 py-2" page={dash.metricsPage.page} pageCount={dash.metricsPage.pageCount} pageSize={dash.metricsPage.pageSize} total={dash.metricsTotal} noun="systems" />
+        ) : null}
       </Card>
 
       <div className="grid gap-4 lg:grid-cols-3">

@@ -9,7 +9,7 @@ import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
 import { agentsTable } from '~/domain/fleet/agents-table.server'
-import { dashboard } from '~/domain/fleet/dashboard.server'
+import { dashboard, SYSTEM_PAGE_SIZE } from '~/domain/fleet/dashboard.server'
 import { PROJECT_AGENTS_PAGE_SIZE, PROJECT_DEVICE_SYSTEMS_PAGE_SIZE, PROJECT_ISSUES_PAGE_SIZE, projectAgents, projectDevices, projectIssues, projectOverview } from '~/domain/fleet/project.server'
 import { projectSystemTags, SYSTEM_TAGS_PER_PROJECT } from '~/domain/fleet/project-systems.server'
 import { prisma } from '~/utils/db.server'
@@ -84,5 +84,14 @@ describe(`a project subtree with ${AGENTS.toLocaleString('en-US')} systems`, () 
     expect(table.rows).toHaveLength(25)
     const dash = await dashboard(owner, orgId, 'system')
     expect(dash.versions.software).toEqual([{ type: 'processor', product: 'Helios', version: '4.2.0', count: AGENTS }])
+    // the metrics table pages on the server: one page of systems, not a thousand rows (1.5 MB of HTML)
+    expect(dash.metricsTotal).toBe(AGENTS)
+    expect(dash.metrics).toHaveLength(SYSTEM_PAGE_SIZE)
+    expect(dash.metricsPage).toEqual({ page: 1, pageCount: Math.ceil(AGENTS / SYSTEM_PAGE_SIZE), pageSize: SYSTEM_PAGE_SIZE })
+    const second = await dashboard(owner, orgId, 'system', 2)
+    expect(second.metrics).toHaveLength(SYSTEM_PAGE_SIZE)
+    expect(second.metrics.map((m) => m.id).filter((id) => dash.metrics.some((m) => m.id === id))).toEqual([])
+    expect(second.metrics[0].deviceCount).toBe(13)
+    expect((await dashboard(owner, orgId, 'system', 10_000)).metricsPage.page).toBe(Math.ceil(AGENTS / SYSTEM_PAGE_SIZE))
   })
 })

@@ -3,6 +3,7 @@ import { accessDenied, notFound } from '../errors'
 import { prisma, parseJson, type Tx } from '~/utils/db.server'
 import { memoIfScoped } from '~/utils/request-scope.server'
 import { loadCompiledAcls, ORG_SCOPE } from './acl.server'
+import { readAccessRows } from './access-lookup.server'
 import { type OrganizationCapabilities, type Permission, type ProjectCapabilities } from './catalogue'
 import { grantAllows, grantIsLimited } from '../auth/token-scope'
 
@@ -143,11 +144,17 @@ export async function getOrganizationAccess(actor: Actor, organizationId: string
 }
 
 async function loadOrganizationAccess(actor: Actor, organizationId: string, db: Db): Promise<OrganizationAccess> {
-  const organization = await db.organization.findUnique({
-    where: { id: organizationId },
-    select: { id: true, name: true, ownerId: true },
-  })
-  const { isSiteAdmin, isCloudAdmin } = await adminStatus(actor, db)
+  // outside a transaction the same reads as prepared statements (every page loads access)
+  const fast = db === prisma ? await readAccessRows(actor.kind === 'user' ? actor.userId : null, organizationId) : null
+  const organization = fast
+    ? fast.organization
+    : await db.organization.findUnique({
+        where: { id: organizationId },
+        select: { id: true, name: true, ownerId: true },
+      })
+  const { isSiteAdmin, isCloudAdmin } = fast
+    ? { isSiteAdmin: actor.kind === 'user' && actor.isSiteAdmin, isCloudAdmin: (actor.kind !== 'user' || grantAllows(actor.token, 'cloud.admin')) && fast.cloudAdminRows.some((r) => parseJson<string[]>(r.permissions, []).includes('cloud.admin')) }
+    : await adminStatus(actor, db)
   if (!organization) {
     if (isSiteAdmin || actor.kind === 'system') throw notFound('Organization not found')
     throw accessDenied()
@@ -157,8 +164,12 @@ async function loadOrganizationAccess(actor: Actor, organizationId: string, db: 
   if (serviceOrg && serviceOrg !== organizationId) throw accessDenied()
   const acls = serviceOrg
     ? new Map([[ORG_SCOPE, new Set<Permission>(actor.kind === 'user' ? (actor.token?.permissions ?? []) : [])]])
-    : actor.kind === 'user' ? await loadCompiledAcls(db, actor.userId, organizationId) : new Map()
-  const projects = await db.project.findMany({ where: { organizationId }, select: { id: true, parentId: true } })
+    : fast
+      ? new Map(fast.acls.map((r) => [r.projectId, new Set(parseJson<Permission[]>(r.permissions, []))]))
+      : actor.kind === 'user'
+        ? await loadCompiledAcls(db, actor.userId, organizationId)
+        : new Map()
+  const projects = fast ? fast.projects : await db.project.findMany({ where: { organizationId }, select: { id: true, parentId: true } })
   const access = new OrganizationAccess(
     actor,
     organization,

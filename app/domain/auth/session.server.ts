@@ -3,6 +3,7 @@ import { type UserActor } from '../actor'
 import { prisma } from '~/utils/db.server'
 import { randomToken, sha256 } from './crypto.server'
 import { parseGrantPermissions, type TokenGrant } from './token-scope'
+import { findSessionWithUser } from './session-lookup.server'
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000
 const TOUCH_AFTER_MS = 60_000
@@ -31,7 +32,7 @@ export async function resolveToken(token: string | null | undefined): Promise<Re
   if (!token) return { status: 'none' }
   const tokenHash = sha256(token)
   const now = new Date()
-  const session = await prisma.session.findUnique({ where: { tokenHash }, include: { user: true } })
+  const session = await findSessionWithUser(tokenHash)
   if (session) {
     if (session.expiresAt < now) {
       await prisma.session.delete({ where: { id: session.id } }).catch(() => undefined)

@@ -37,13 +37,15 @@ export async function projectSystemTags(actor: Actor, organizationId: string): P
   const now = Date.now()
   const cutoff = new Date(now - CONNECTED_WINDOW_MS)
   const [rows, counts] = await Promise.all([
+    // per project one range of the (projectId, name, key, id) index; a window over every system
+    // sorted all of them (130 ms for 10,000)
     prisma.$queryRaw<{ id: string; key: string; name: string; projectId: string; agentId: string; agentName: string; enabled: number | boolean; lastSeen: Date | string | null }[]>(sql`
-      SELECT "id", "key", "name", "projectId", "agentId", "agentName", "enabled", "lastSeen" FROM (
-        SELECT s."id" AS "id", s."key" AS "key", s."name" AS "name", s."projectId" AS "projectId", a."id" AS "agentId", a."clientName" AS "agentName",
-          a."enabled" AS "enabled", a."lastSeen" AS "lastSeen",
-          ROW_NUMBER() OVER (PARTITION BY s."projectId" ORDER BY s."name", s."key", s."id") AS rn
-        FROM "System" s JOIN "Agent" a ON a."id" = s."agentId" WHERE ${inProjects}
-      ) t WHERE rn <= ${SYSTEM_TAGS_PER_PROJECT} ORDER BY "projectId", rn`),
+      SELECT s."id" AS id, s."key" AS key, s."name" AS name, s."projectId" AS "projectId", a."id" AS "agentId", a."clientName" AS "agentName",
+        a."enabled" AS enabled, a."lastSeen" AS "lastSeen"
+      FROM "Project" p JOIN "System" s ON s."id" IN (
+        SELECT s2."id" FROM "System" s2 WHERE s2."projectId" = p."id" ORDER BY s2."name", s2."key", s2."id" LIMIT ${SYSTEM_TAGS_PER_PROJECT}
+      ) JOIN "Agent" a ON a."id" = s."agentId"
+      WHERE p."id" IN (${Prisma.join(ids)}) ORDER BY s."projectId", s."name", s."key", s."id"`),
     prisma.$queryRaw<{ projectId: string; total: bigint; connected: bigint | null; unknown: bigint | null }[]>(sql`
       SELECT s."projectId" AS "projectId", COUNT(*) AS total,
         SUM(CASE WHEN ${isTrue('a."enabled"')} AND a."lastSeen" >= ${cutoff} THEN 1 ELSE 0 END) AS connected,

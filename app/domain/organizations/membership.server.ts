@@ -1,5 +1,6 @@
 import { type Actor } from '../actor'
 import { getOrganizationAccess } from '../access/access.server'
+import { readMemberOrganizations } from '../access/access-lookup.server'
 import { type OrganizationCapabilities } from '../access/catalogue'
 import { prisma } from '~/utils/db.server'
 import { memoIfScoped } from '~/utils/request-scope.server'
@@ -16,6 +17,9 @@ export async function memberOrganizationIds(actor: Actor): Promise<string[]> {
 
 export async function listMemberOrganizations(actor: Actor) {
   return memoIfScoped(actor, 'member-organizations', async () => {
+    // every signed-in page's sidebar: one prepared statement on SQLite
+    const fast = actor.kind === 'user' ? await readMemberOrganizations(actor.userId) : null
+    if (fast) return fast
     const ids = await memberOrganizationIds(actor)
     return prisma.organization.findMany({ where: { id: { in: ids } }, select: { id: true, name: true }, orderBy: { name: 'asc' } })
   })

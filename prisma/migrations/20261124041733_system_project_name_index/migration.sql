@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "System_projectId_name_key_id_idx" ON "System"("projectId", "name", "key", "id");
+
