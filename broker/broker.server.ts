@@ -6,6 +6,8 @@
  *
  * QoS 1 and durability: aedes writes the PUBACK right after `authorizePublish` calls back, so
  * requests are executed inside that hook and it calls back only after the write is committed.
+ * Ingest calls are handed over as raw bytes: the ingest worker thread parses, validates, commits
+ * and serializes the response, so this thread only speaks MQTT.
  */
 import type http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
@@ -18,6 +20,7 @@ import {
   agentPresence,
   authenticateAgent,
   handleCall,
+  handleReceivedCall,
   isProvisioningKey,
   markAllOffline,
   onAgentConfigChange,
@@ -155,6 +158,22 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
         done(null)
       })
     }
+    if (call !== 'selfEnroll') {
+      const responseTopic = agentResponseTopic(identity.agentId, call)
+      return void handleReceivedCall(identity.agentId, call, packet.payload, { ip: remoteIp(client), receivedAt: new Date() }).then(
+        async (outcome) => {
+          if (outcome.refusal) refuse(client, outcome.refusal)
+          if (outcome.failed) log.warn(`mqtt: ${call} from ${client.id} failed: ${outcome.failed}`)
+          await respond(responseTopic, outcome.response)
+          // The write failed for a reason other than the message itself: no PUBACK, the client resends.
+          done(outcome.failed ? new Error(outcome.failed) : null)
+        },
+        (error: Error) => {
+          log.warn(`mqtt: ${call} from ${client.id} failed: ${error.message}`)
+          done(error)
+        },
+      )
+    }
     void runRequest(client, packet, call, agentResponseTopic(identity.agentId, call), (json, meta) =>
       handleCall(identity.agentId, call, agentCallSchemas[call].request.parse(json) as never, meta),
     ).then(
@@ -203,9 +222,11 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
     await agentPresence(agentId, parsed.data.online, { will }).catch((error: Error) => log.warn(`mqtt: status of ${agentId}: ${error.message}`))
   }
 
+  /** Publishes a response; `body` already serialized when the ingest worker built it. */
   function respond(topic: string, body: unknown) {
+    const payload = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body))
     return new Promise<void>((resolve) => {
-      broker.publish({ cmd: 'publish', topic, payload: Buffer.from(JSON.stringify(body)), qos: 1, retain: false, dup: false }, () => resolve())
+      broker.publish({ cmd: 'publish', topic, payload, qos: 1, retain: false, dup: false }, () => resolve())
     })
   }
 
