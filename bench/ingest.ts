@@ -1,7 +1,8 @@
 // npm run bench:ingest -- [--agents 2000] [--senders 1000] [--duration 20] [--inflight 1] [--rate 0] [--connect-rate 2000] [--in-process] [--profile] [--baseline]
 // --baseline first runs the minimal pipeline (bench/minimal-broker.ts: aedes + one prepared UPDATE
 // per message, batched) in its own process with the same generator and payloads, then the real
-// broker, and prints both and the ratio.
+// broker, and prints both and the ratio. --one-thread adds a run of the real broker with ingest in
+// its own thread (INGEST_WORKER=0, as before the ingest worker) between the two.
 // N agents connect over real MQTT (TCP, loopback) to the real broker on a fresh SQLite database
 // under /tmp; `senders` of them publish QoS 1 updateClientState as fast as their acknowledgements
 // allow (`inflight` outstanding each), or at `--rate` messages/s in total (open loop: latency at a
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     'in-process': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     baseline: { type: 'boolean', default: false },
+    'one-thread': { type: 'boolean', default: false },
   },
 })
 const REQUESTED_AGENTS = Number(values.agents)
@@ -117,12 +119,12 @@ function payloadsOf(ids: string[]) {
 
 type Broker = { port: number; pid: number; stop: () => Promise<void> }
 
-async function spawnBroker(script = 'broker/standalone.ts'): Promise<Broker> {
+async function spawnBroker(script = 'broker/standalone.ts', env: Record<string, string> = {}): Promise<Broker> {
   if (values.profile) fs.rmSync(PROFILE_DIR, { recursive: true, force: true })
   const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
   const child = spawn(process.execPath, [...profile, '--max-old-space-size=4096', '--import', 'tsx', script], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, MQTT_PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, MQTT_PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const port = await new Promise<number>((resolve, reject) => {
@@ -178,16 +180,20 @@ async function main() {
     if (values.baseline) {
       console.log('\n== minimal pipeline (aedes + one prepared UPDATE per message, batched; own process)')
       runs.push(await run('minimal', ids, () => spawnBroker('bench/minimal-broker.ts')))
-      console.log('\n== Pixelfleet ingest')
     }
+    if (values['one-thread']) {
+      console.log('\n== Pixelfleet ingest in the broker thread (INGEST_WORKER=0)')
+      runs.push(await run('pixelfleet, one thread', ids, () => spawnBroker('broker/standalone.ts', { INGEST_WORKER: '0' })))
+    }
+    console.log('\n== Pixelfleet ingest')
     runs.push(await run('pixelfleet', ids, () => (IN_PROCESS ? inProcessBroker() : spawnBroker())))
-    if (runs.length === 2) {
-      const [minimal, real] = runs
+    if (runs.length > 1) {
+      const [minimal, real] = [runs[0], runs.at(-1)!]
       console.log('\n| pipeline | msgs/s | p50 | p95 | p99 | broker cores | CPU per msg | RSS per agent |\n|---|---|---|---|---|---|---|---|')
       for (const r of runs) {
         console.log(`| ${r.label} | ${r.rate.toFixed(0)} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.cores.toFixed(2)} | ${r.cpuPerMessage.toFixed(3)} ms | ${r.kbPerAgent.toFixed(1)} KB |`)
       }
-      console.log(`ratio pixelfleet / minimal: ${(real.rate / minimal.rate).toFixed(2)}x msgs/s, ${(real.cpuPerMessage / minimal.cpuPerMessage).toFixed(1)}x CPU per message; load average ${load()}`)
+      console.log(`ratio ${real.label} / ${minimal.label}: ${(real.rate / minimal.rate).toFixed(2)}x msgs/s, ${(real.cpuPerMessage / minimal.cpuPerMessage).toFixed(1)}x CPU per message; load average ${load()}`)
     }
   } finally {
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true })

@@ -68,7 +68,9 @@ class IngestWorker {
 
   private start() {
     const url = new URL('./ingest-thread.boot.mjs', import.meta.url)
-    const worker = new Worker(url, { workerData: { config: getConfig() }, execArgv: [] })
+    // The loader is registered by the boot file; CPU profiling flags carry over (bench --profile).
+    const execArgv = process.execArgv.filter((flag) => flag.startsWith('--cpu-prof'))
+    const worker = new Worker(url, { workerData: { config: getConfig() }, execArgv })
     worker.unref()
     worker.on('message', (message: FromWorker) => this.receive(message))
     worker.on('error', (error) => console.error('[ingest worker]', error))
