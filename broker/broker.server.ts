@@ -24,6 +24,7 @@ import {
   isProvisioningKey,
   markAllOffline,
   onAgentConfigChange,
+  startIngest,
   registerAgent,
 } from '../app/domain/agents/agent-gateway.server'
 import { listen } from '../server/app'
@@ -283,6 +284,7 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
 
   // ------------------------------------------------------------------ transports
   await markAllOffline()
+  startIngest()
   const tcp = net.createServer((socket) => broker.handle(socket))
   await listen(tcp, options.port, options.host, 'MQTT_PORT')
   const port = (tcp.address() as AddressInfo).port

@@ -17,7 +17,7 @@ import { prisma } from '~/utils/db.server'
 import { type z } from 'zod'
 import { selfEnroll } from './enrollment.server'
 import { agentCredentials, clientConfigOf, forgetAgents, isIngestChange, type CallMeta, type IngestCall } from './ingest.server'
-import { drainIngestService, ingest, ingestAgentPresence, ingestReceived, ingestServed } from './ingest-worker.server'
+import { drainIngestService, ingest, ingestAgentPresence, ingestReceived, ingestServed, startIngestWorker } from './ingest-worker.server'
 import { type RawOutcome } from './ingest-raw.server'
 
 export type { CallMeta } from './ingest.server'
@@ -115,4 +115,4 @@ export async function markAllOffline() {
   if (count) emitChange({ organizationId: null, kind: 'agent' })
 }
 
-export { drainIngestService as drainIngest }
+export { drainIngestService as drainIngest, startIngestWorker as startIngest }

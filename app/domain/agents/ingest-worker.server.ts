@@ -163,6 +163,11 @@ const worker = () => (instance ??= new IngestWorker())
 /** The ingest worker of this process, if one runs (tests). */
 export const runningIngestWorker = () => instance
 
+/** Starts the worker now rather than on the first call (broker start: no first-message delay, idle memory measured with it). */
+export function startIngestWorker() {
+  if (ingestWorkerEnabled()) worker()
+}
+
 /** Stops the worker (tests, shutdown after drain); the next ingest call starts a new one. */
 export async function stopIngestWorker() {
   const current = instance
