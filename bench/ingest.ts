@@ -1,4 +1,8 @@
-// npm run bench:ingest -- [--agents 2000] [--senders 1000] [--duration 20] [--inflight 1] [--rate 0] [--connect-rate 2000] [--in-process] [--profile]
+// npm run bench:ingest -- [--agents 2000] [--senders 1000] [--duration 20] [--inflight 1] [--rate 0] [--connect-rate 2000] [--in-process] [--profile] [--baseline]
+// --baseline first runs the minimal pipeline (bench/minimal-broker.ts: aedes + one prepared UPDATE
+// per message, batched) in its own process with the same generator and payloads, then the real
+// broker, and prints both and the ratio. --one-thread adds a run of the real broker with ingest in
+// its own thread (INGEST_WORKER=0, as before the ingest worker) between the two.
 // N agents connect over real MQTT (TCP, loopback) to the real broker on a fresh SQLite database
 // under /tmp; `senders` of them publish QoS 1 updateClientState as fast as their acknowledgements
 // allow (`inflight` outstanding each), or at `--rate` messages/s in total (open loop: latency at a
@@ -32,6 +36,8 @@ const { values } = parseArgs({
     'connect-rate': { type: 'string', default: '2000' },
     'in-process': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    baseline: { type: 'boolean', default: false },
+    'one-thread': { type: 'boolean', default: false },
   },
 })
 const REQUESTED_AGENTS = Number(values.agents)
@@ -113,12 +119,12 @@ function payloadsOf(ids: string[]) {
 
 type Broker = { port: number; pid: number; stop: () => Promise<void> }
 
-async function spawnBroker(): Promise<Broker> {
+async function spawnBroker(script = 'broker/standalone.ts', env: Record<string, string> = {}): Promise<Broker> {
   if (values.profile) fs.rmSync(PROFILE_DIR, { recursive: true, force: true })
   const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
-  const child = spawn(process.execPath, [...profile, '--max-old-space-size=4096', '--import', 'tsx', 'broker/standalone.ts'], {
+  const child = spawn(process.execPath, [...profile, '--max-old-space-size=4096', '--import', 'tsx', script], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, MQTT_PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, MQTT_PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const port = await new Promise<number>((resolve, reject) => {
@@ -155,6 +161,8 @@ async function inProcessBroker(): Promise<Broker> {
   }
 }
 
+type RunStats = { label: string; rate: number; p50: number; p95: number; p99: number; cores: number; cpuPerMessage: number; kbPerAgent: number; connected: number }
+
 async function main() {
   const where = IN_PROCESS ? 'in the generator process' : 'in its own process'
   const pace = RATE > 0 ? `offering ${RATE} msgs/s` : `${INFLIGHT} in flight each`
@@ -167,8 +175,33 @@ async function main() {
     await prisma.agent.createMany({ data: ids.slice(i, i + 500).map((id, j) => ({ id, secretHash: sha256(secretOf(i + j)), product: 'Bench', serial: id })) })
   }
   if (!IN_PROCESS) await disconnectDatabase()
+  try {
+    const runs: RunStats[] = []
+    if (values.baseline) {
+      console.log('\n== minimal pipeline (aedes + one prepared UPDATE per message, batched; own process)')
+      runs.push(await run('minimal', ids, () => spawnBroker('bench/minimal-broker.ts')))
+    }
+    if (values['one-thread']) {
+      console.log('\n== Pixelfleet ingest in the broker thread (INGEST_WORKER=0)')
+      runs.push(await run('pixelfleet, one thread', ids, () => spawnBroker('broker/standalone.ts', { INGEST_WORKER: '0' })))
+    }
+    console.log('\n== Pixelfleet ingest')
+    runs.push(await run('pixelfleet', ids, () => (IN_PROCESS ? inProcessBroker() : spawnBroker())))
+    if (runs.length > 1) {
+      const [minimal, real] = [runs[0], runs.at(-1)!]
+      console.log('\n| pipeline | msgs/s | p50 | p95 | p99 | broker cores | CPU per msg | RSS per agent |\n|---|---|---|---|---|---|---|---|')
+      for (const r of runs) {
+        console.log(`| ${r.label} | ${r.rate.toFixed(0)} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.cores.toFixed(2)} | ${r.cpuPerMessage.toFixed(3)} ms | ${r.kbPerAgent.toFixed(1)} KB |`)
+      }
+      console.log(`ratio ${real.label} / ${minimal.label}: ${(real.rate / minimal.rate).toFixed(2)}x msgs/s, ${(real.cpuPerMessage / minimal.cpuPerMessage).toFixed(1)}x CPU per message; load average ${load()}`)
+    }
+  } finally {
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true })
+  }
+}
 
-  const broker = IN_PROCESS ? await inProcessBroker() : await spawnBroker()
+async function run(label: string, ids: string[], start: () => Promise<Broker>): Promise<RunStats> {
+  const broker = await start()
   const clients: WireClient[] = []
   try {
     await new Promise((r) => setTimeout(r, 500))
@@ -243,11 +276,22 @@ async function main() {
     console.log(`CPU while sending: broker ${cores(brokerCpu)} cores, ${perMessage} ms per message${IN_PROCESS ? ' (with the generator)' : `; generator ${cores((ownCpu.user + ownCpu.system) / 1e6)} cores`}`)
     console.log(`broker RSS under load ${mb(loadedRss)} MB; database ${mb(fs.statSync(dbFile).size)} MB; load average ${load()}`)
     console.log(limits.length ? `limits hit:\n${limits.map((l) => `  - ${l}`).join('\n')}` : `limits: none hit (ulimit -n ${nofile}, ephemeral ports ${lowPort}-${highPort})`)
+    const at = (p: number) => Number(pct(p) ?? 0)
+    return {
+      label,
+      rate: latencies.length / elapsed,
+      p50: at(50),
+      p95: at(95),
+      p99: at(99),
+      cores: brokerCpu / elapsed,
+      cpuPerMessage: Number(perMessage),
+      kbPerAgent: (connectedRss - idleRss) / Math.max(1, clients.length) / 1024,
+      connected: clients.length,
+    }
   } finally {
     for (const client of clients) client.end()
     await new Promise((r) => setTimeout(r, 200))
     await broker.stop()
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true })
     if (values.profile && !IN_PROCESS) console.log(`CPU profile of the broker in ${PROFILE_DIR}`)
   }
 }

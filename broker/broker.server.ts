@@ -12,7 +12,7 @@ import net, { type AddressInfo } from 'node:net'
 import { type Duplex } from 'node:stream'
 import { Aedes, type AuthenticateError, type Client, type Subscription } from 'aedes'
 import { WebSocketServer, createWebSocketStream } from 'ws'
-import { agentConfigs, agentPresence, markAllOffline, onAgentConfigChange } from '../app/domain/agents/agent-gateway.server'
+import { agentConfigs, agentPresence, markAllOffline, onAgentConfigChange, startIngest } from '../app/domain/agents/agent-gateway.server'
 import { listen } from '../server/app'
 import { authenticateClient, publishAllowed, subscriptionAllowed, type Identity } from './acl'
 import { agentConfigTopic, parseTopic } from './protocol'
@@ -117,7 +117,7 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
 
   function respond(topic: string, body: unknown) {
     return new Promise<void>((resolve) => {
-      broker.publish({ cmd: 'publish', topic, payload: Buffer.from(JSON.stringify(body)), qos: 1, retain: false, dup: false }, () => resolve())
+      broker.publish({ cmd: 'publish', topic, payload: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)), qos: 1, retain: false, dup: false }, () => resolve())
     })
   }
 
@@ -174,6 +174,8 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
 
   // ------------------------------------------------------------------ transports
   await markAllOffline()
+  // the ingest worker thread starts now, not on the first message (no first-message delay)
+  startIngest()
   const tcp = net.createServer((socket) => broker.handle(socket))
   await listen(tcp, options.port, options.host, 'MQTT_PORT')
   const port = (tcp.address() as AddressInfo).port

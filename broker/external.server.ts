@@ -67,7 +67,7 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     if (!publisher) throw new Error('broker connection lost')
     publisher.publish(exchange, routingKey, body, { persistent: true, ...extra })
   }
-  const respond = async (topic: string, body: unknown) => publish(TOPIC_EXCHANGE, toRoutingKey(topic), Buffer.from(JSON.stringify(body)))
+  const respond = async (topic: string, body: unknown) => publish(TOPIC_EXCHANGE, toRoutingKey(topic), Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)))
 
   // ---------------------------------------------------------------- ingest workers
   function onIngest(channel: Channel, message: ConsumeMessage | null) {

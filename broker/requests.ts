@@ -5,7 +5,7 @@
  * broker's ingest workers for each message taken from the broker's queue.
  */
 import { DomainError } from '../app/domain/errors'
-import { agentPresence, handleCall, registerAgent } from '../app/domain/agents/agent-gateway.server'
+import { agentPresence, handleCall, handleReceivedCall, registerAgent } from '../app/domain/agents/agent-gateway.server'
 import { type Identity } from './acl'
 import {
   PROVISION_CALL,
@@ -26,6 +26,7 @@ export type MessageContext = {
   ip: string | null
   /** true while the sender's connection is closing (its Will) */
   closing: boolean
+  /** publishes a response; `body` is already serialized when the ingest worker built it */
   respond: (topic: string, body: unknown) => Promise<void>
   refuse: (reason: string) => void
   warn: (message: string) => void
@@ -48,9 +49,18 @@ export async function dispatchMessage(identity: Identity, topic: ParsedTopic, pa
     await ctx.respond(agentResponseTopic(identity.agentId, call as never), errorResponse(null, 'unknown-call', `Unknown call ${call}`))
     return ctx.refuse(`unknown call ${call}`)
   }
-  return runRequest(ctx, payload, call, agentResponseTopic(identity.agentId, call), (json, meta) =>
-    handleCall(identity.agentId, call, agentCallSchemas[call].request.parse(json) as never, meta),
-  )
+  const responseTopic = agentResponseTopic(identity.agentId, call)
+  if (call !== 'selfEnroll') {
+    // parsed, validated and committed off this thread by the ingest worker (raw bytes in, response text out)
+    const outcome = await handleReceivedCall(identity.agentId, call, payload, { ip: ctx.ip, receivedAt: new Date() })
+    if (outcome.refusal) ctx.refuse(outcome.refusal)
+    if (outcome.failed) ctx.warn(`mqtt: ${call} from ${ctx.clientId} failed: ${outcome.failed}`)
+    await ctx.respond(responseTopic, outcome.response)
+    // The write failed for a reason other than the message itself: no acknowledgement, the client resends.
+    if (outcome.failed) throw new Error(outcome.failed)
+    return
+  }
+  return runRequest(ctx, payload, call, responseTopic, (json, meta) => handleCall(identity.agentId, call, agentCallSchemas[call].request.parse(json) as never, meta))
 }
 
 /** Parses, validates and runs one request, then publishes the response; rejects only when the commit itself failed. */

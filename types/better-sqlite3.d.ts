@@ -11,11 +11,12 @@ declare module 'better-sqlite3' {
     readonly reader: boolean
   }
   export default class Database {
-    constructor(file: string)
+    constructor(file: string, options?: { timeout?: number; readonly?: boolean })
     readonly inTransaction: boolean
     pragma(source: string): unknown
     prepare(source: string): Statement
-    transaction<T extends (...args: never[]) => unknown>(fn: T): T
+    /** The returned function begins DEFERRED; `.immediate` takes the write lock at BEGIN. */
+    transaction<T extends (...args: never[]) => unknown>(fn: T): T & { immediate: T; deferred: T; exclusive: T }
     close(): void
   }
 }

@@ -50,12 +50,24 @@ function createClient() {
     adapter: Object.assign(adapter, {
       connect: async () => {
         const connection = await connect()
-        connections.set(client, (connection as unknown as { client: Database }).client)
+        const db = (connection as unknown as { client: Database }).client
+        immediateTransactions(db)
+        connections.set(client, db)
         return connection
       },
     }),
   })
   return client
+}
+
+/**
+ * Prisma's transactions begin with a deferred BEGIN: one that reads, then writes after another
+ * connection (the ingest worker's) committed, fails with SQLITE_BUSY at once, whatever the busy
+ * timeout. BEGIN IMMEDIATE takes the write lock up front and waits for it (busy_timeout) instead.
+ */
+function immediateTransactions(db: Database) {
+  const prepare = db.prepare.bind(db)
+  db.prepare = ((source: string) => prepare(source === 'BEGIN' ? 'BEGIN IMMEDIATE' : source)) as Database['prepare']
 }
 
 /** The one Prisma client of the process. */
@@ -70,10 +82,10 @@ export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
 export type Tx = Prisma.TransactionClient
 
 /**
- * Prisma's own SQLite connection, for the ingest hot path (prepared statements, no query
- * compiler). Sharing it keeps one writer per process: a second connection would make Prisma's
- * deferred transactions fail with SQLITE_BUSY whenever ingest commits between their read and
- * write. Callers must not write while `inTransaction` (a Prisma transaction is open).
+ * Prisma's own SQLite connection, for prepared statements off the query compiler (agent
+ * authentication; ingest when it runs in this thread, INGEST_WORKER=0). The ingest worker has its
+ * own connection; both coexist because every write transaction begins IMMEDIATE (above) and waits
+ * out the other's lock. Callers must not write while `inTransaction` (a Prisma transaction is open).
  */
 export async function sqliteConnection(): Promise<Database> {
   if (isPostgres()) throw new Error('sqliteConnection() is for SQLite; PostgreSQL uses postgresPool()')

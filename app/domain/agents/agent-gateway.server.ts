@@ -1,7 +1,12 @@
 /**
  * The one interface the MQTT broker has to the domain (like ThingsBoard's TransportService):
  * check credentials, register new agents, run calls, report presence, read the configuration to
- * push. The broker knows topics and payload validation; everything about rows lives behind here.
+ * push. The broker knows topics; everything about rows lives behind here.
+ *
+ * Entry points for transports: `handleCall` (a validated payload; any transport, e.g. AMQP
+ * consumers) and `handleReceivedCall` (raw payload bytes: parsed, validated and committed in the
+ * ingest worker, which also serializes the response). Both settle after the commit; calls are
+ * queued and batched behind them (ingest-worker.server.ts).
  */
 import { timingSafeEqual } from 'node:crypto'
 import { type AgentCall, type AgentCallPayload, type AgentCallResult, type ClientConfigResult, type RegisterResult, type registerRequestSchema } from '../../../broker/protocol'
@@ -11,7 +16,9 @@ import { getConfig } from '~/utils/env.server'
 import { prisma } from '~/utils/db.server'
 import { type z } from 'zod'
 import { selfEnroll } from './enrollment.server'
-import { agentCredentials, clientConfigOf, countServedCall, drainIngest, forgetAgents, ingestCall, ingestPresence, isIngestChange, type CallMeta } from './ingest.server'
+import { agentCredentials, clientConfigOf, forgetAgents, isIngestChange, type CallMeta, type IngestCall } from './ingest.server'
+import { drainIngestService, ingest, ingestAgentPresence, ingestReceived, ingestServed, startIngestWorker } from './ingest-worker.server'
+import { type RawOutcome } from './ingest-raw.server'
 
 export type { CallMeta } from './ingest.server'
 
@@ -61,15 +68,24 @@ export async function handleCall<C extends AgentCall>(agentId: string, call: C, 
     const { organizationId, projectId } = payload as AgentCallPayload<'selfEnroll'>
     // Served by the enrollment domain (its own transaction and audit record), counted like every call.
     const result = await selfEnroll({ kind: 'agent', agentId, ip: meta.ip ?? '' }, { organizationId, projectId })
-    await countServedCall(agentId, 'selfEnroll')
+    await ingestServed(agentId, 'selfEnroll')
     return result as AgentCallResult<C>
   }
-  return ingestCall(agentId, call as Exclude<C, 'selfEnroll'>, payload as AgentCallPayload<Exclude<C, 'selfEnroll'>>, meta) as Promise<AgentCallResult<C>>
+  return ingest(agentId, call as Exclude<C, 'selfEnroll'>, payload as AgentCallPayload<Exclude<C, 'selfEnroll'>>, meta) as Promise<AgentCallResult<C>>
+}
+
+/**
+ * One ingest call as received: the raw payload is parsed, validated and committed off the
+ * broker thread; resolves with the serialized response to publish (refusals included) and
+ * `failed` when the commit failed (no PUBACK then).
+ */
+export function handleReceivedCall(agentId: string, call: IngestCall, payload: Buffer, meta: CallMeta): Promise<RawOutcome> {
+  return ingestReceived(agentId, call, payload, meta)
 }
 
 /** The agent's MQTT session opened or closed (`will` = closed without DISCONNECT). */
 export function agentPresence(agentId: string, online: boolean, meta: { will?: boolean } = {}): Promise<void> {
-  return ingestPresence(agentId, online, meta)
+  return ingestAgentPresence(agentId, online, meta)
 }
 
 /** The retained config payloads of these agents (missing agents are left out). */
@@ -94,13 +110,12 @@ export function onAgentConfigChange(listener: (agentIds: string[] | 'all') => vo
 
 /** Announces agents the broker marked offline in bulk (shutdown), without per-agent writes. */
 export async function markAllOffline() {
-  await drainIngest()
+  await drainIngestService()
   const { count } = await prisma.agent.updateMany({ where: { online: true }, data: { online: false } })
   if (count) emitChange({ organizationId: null, kind: 'agent' })
 }
 
-export { drainIngest }
-
+export { drainIngestService as drainIngest, startIngestWorker as startIngest }
 /** Agents currently marked online (external broker mode pushes their config after organization-wide changes). */
 export async function onlineAgentIds(): Promise<string[]> {
   const rows = await prisma.agent.findMany({ where: { online: true }, select: { id: true } })

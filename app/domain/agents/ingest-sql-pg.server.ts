@@ -102,7 +102,7 @@ class PostgresIngestDatabase {
 
   /** better-sqlite3's transaction(): BEGIN outside, a savepoint inside; commits or rolls back. */
   transaction<A extends unknown[], R>(fn: (...args: A) => R) {
-    return (...args: A): R => {
+    const run = (...args: A): R => {
       const outer = this.depth === 0
       const name = `ingest_${this.depth}`
       const mark = this.pending.length
@@ -123,6 +123,8 @@ class PostgresIngestDatabase {
         this.depth--
       }
     }
+    // PostgreSQL locks rows, not the database: every flavour of better-sqlite3's BEGIN is the same here
+    return Object.assign(run, { immediate: run, deferred: run, exclusive: run })
   }
 }
 

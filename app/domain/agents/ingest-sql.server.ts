@@ -7,9 +7,12 @@
  * Raw statements bypass Prisma's client-side defaults, so they write what Prisma would: ids of 20
  * url-safe random characters, `createdAt`/`updatedAt`, dates as the adapter's ISO 8601 text
  * ("...+00:00", so text comparison orders them), booleans as 0/1.
+ *
+ * This module is ingest's whole SQL interface (`openIngestDatabase`, `statementsOf`, `newId`,
+ * `sqlDate`, the row types): a PostgreSQL implementation (ingest-sql-pg.server.ts) exports the same.
  */
 import { randomFillSync } from 'node:crypto'
-import type Database from 'better-sqlite3'
+import Database from 'better-sqlite3'
 
 /** Random bytes fetched in bulk: every message needs two or more fresh ids. */
 const ID_BYTES = 15
@@ -143,4 +146,19 @@ export function statementsOf(db: Database): IngestStatements {
     prepared.set(db, statements)
   }
   return statements
+}
+
+/**
+ * The ingest worker's own connection (ingest-thread.server.ts). A second writer next to Prisma's
+ * connection works because both wait for the write lock (busy_timeout) and both take it when a
+ * transaction begins (BEGIN IMMEDIATE: ingest's `.immediate()`, Prisma's via db.server.ts), so no
+ * deferred transaction finds its read snapshot outdated when it first writes (SQLITE_BUSY).
+ */
+export function openIngestDatabase(databaseUrl: string): Database {
+  const db = new Database(databaseUrl.replace(/^file:/, ''), { timeout: 5000 })
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.pragma('busy_timeout = 5000')
+  db.pragma('foreign_keys = ON')
+  return db
 }

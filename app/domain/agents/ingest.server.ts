@@ -3,9 +3,14 @@
  * queue: whatever arrived during one turn of the event loop is committed in one SQLite
  * transaction (so batches grow with the load by themselves, and a lone message waits for nobody);
  * the caller's promise settles only after the commit (the broker sends the QoS 1 PUBACK then).
- * The transaction runs synchronously through prepared statements on Prisma's own connection
- * (ingest-sql.server.ts). In-memory caches of what was last stored let a typical state report,
- * which repeats the previous one, write only its last seen, usage count and agent event.
+ * The transaction runs synchronously through prepared statements (ingest-sql.server.ts), on
+ * Prisma's own connection when ingest runs in the web/broker thread, or on the ingest worker's own
+ * connection (ingest-thread.server.ts calls `writeIngestOn`; see ingest-worker.server.ts).
+ * In-memory caches of what was last stored let a typical state report, which repeats the previous
+ * one, write only its last seen, usage count and agent event.
+ *
+ * The SQL seam: everything database-specific is behind ingest-sql.server.ts (prepared statements,
+ * ids, date text, opening a connection); a PostgreSQL implementation exports the same names.
  */
 import type Database from 'better-sqlite3'
 import { createHash } from 'node:crypto'
@@ -73,6 +78,27 @@ const agents = new Map<string, CachedAgent>()
 /** Ingest's own change events are marked while emitted (emit is synchronous) so listeners can tell them apart. */
 let emittingOwnChanges = false
 export const isIngestChange = () => emittingOwnChanges
+
+/** Emits change events ingest made (here or, posted back, in the ingest worker) as ingest's own. */
+export function announceIngestChanges(changes: Iterable<ChangeEvent>) {
+  emittingOwnChanges = true
+  try {
+    for (const change of changes) emitChange(change)
+  } finally {
+    emittingOwnChanges = false
+  }
+}
+
+/** Where committed batches' change events go: this thread's bus, or (in the worker) back to the main thread. */
+let announceChanges: (changes: ChangeEvent[]) => void = announceIngestChanges
+/** The connection ingest writes on: Prisma's own, unless the worker gave it its own. */
+let ownConnection: Database | null = null
+
+/** The ingest worker writes on its own connection and posts its change events to the main thread. */
+export function writeIngestOn(db: Database, announce: (changes: ChangeEvent[]) => void) {
+  ownConnection = db
+  announceChanges = announce
+}
 
 /** Someone else changed agents or systems (enrollment, assignment, removal): reload them from the database. */
 export function forgetAgents(event: ChangeEvent) {
@@ -467,9 +493,9 @@ function scheduleFlush() {
 }
 
 async function flushBatch() {
-  const db = await ingestDatabase()
+  const db = ownConnection ?? (await ingestDatabase())
   // Never write inside a Prisma transaction that is open on the same connection (its rollback would take ours along).
-  while (db.inTransaction) await sleep(1)
+  while (!ownConnection && db.inTransaction) await sleep(1)
   const jobs = queue.slice(0, MAX_BATCH)
   queue = queue.slice(jobs.length)
   try {
@@ -508,6 +534,8 @@ function commit(db: Database, jobs: Job[]): Outcome[] {
   const now = new Date()
   const batch: Batch = { now, nowText: sqlDate(now), sql: statementsOf(db), seen: new Set(), presence: new Map(), usage: new Map(), events: [], changes: new Map() }
   const runAlone = db.transaction((job: Job) => job.run(batch))
+  // IMMEDIATE: take the write lock up front (busy_timeout waits for it) rather than failing when a
+  // read snapshot cannot be upgraded because another connection committed meanwhile.
   const outcomes = db.transaction(() => {
     const results = jobs.map((job): Outcome => {
       try {
@@ -519,7 +547,7 @@ function commit(db: Database, jobs: Job[]): Outcome[] {
     })
     writeBatchTotals(batch)
     return results
-  })()
+  }).immediate()
   announce(batch)
   return outcomes
 }
@@ -533,12 +561,7 @@ function writeBatchTotals(batch: Batch) {
 }
 
 function announce(batch: Batch) {
-  emittingOwnChanges = true
-  try {
-    for (const change of batch.changes.values()) emitChange(change)
-  } finally {
-    emittingOwnChanges = false
-  }
+  if (batch.changes.size) announceChanges([...batch.changes.values()])
 }
 
 /** Waits until everything queued so far is committed (shutdown, tests). */

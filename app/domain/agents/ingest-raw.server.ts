@@ -1,0 +1,55 @@
+/**
+ * One agent request as the broker received it (topic call + raw payload bytes) turned into the
+ * response to publish: size check, JSON parse, zod validation, the ingest call (settles after its
+ * commit), the response serialized. Runs in the ingest worker so none of it costs the broker
+ * thread; the broker only publishes `response` and sends the PUBACK unless `failed` is set.
+ */
+import { agentCallSchemas, maxPayloadBytes, type ErrorResponse } from '../../../broker/protocol'
+import { DomainError } from '../errors'
+import { ingestCall, type CallMeta, type IngestCall } from './ingest.server'
+
+export type RawOutcome = {
+  /** the JSON response for the agent's res topic */
+  response: string
+  /** why the request was refused (invalid payload, unknown agent): logged by the broker, still acknowledged */
+  refusal?: string
+  /** the commit failed for a reason other than the message: no PUBACK, the agent resends */
+  failed?: string
+}
+
+const errorResponse = (requestId: string | null, code: string, message: string, issues?: { path: string; message: string }[]): ErrorResponse => ({
+  requestId,
+  ok: false,
+  error: { code, message, ...(issues ? { issues } : {}) },
+})
+
+export async function ingestRaw(agentId: string, call: IngestCall, payload: Uint8Array, meta: CallMeta): Promise<RawOutcome> {
+  let requestId: string | null = null
+  const refuse = (code: string, message: string, issues?: { path: string; message: string }[]): RawOutcome => ({
+    response: JSON.stringify(errorResponse(requestId, code, message, issues)),
+    refusal: `${call}: ${code}: ${message}`,
+  })
+  if (payload.byteLength > maxPayloadBytes(call)) return refuse('payload-too-large', `${call} payload of ${payload.byteLength} bytes exceeds ${maxPayloadBytes(call)} bytes`)
+  let json: unknown
+  try {
+    json = JSON.parse(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8'))
+  } catch {
+    return refuse('invalid-json', 'Payload is not valid JSON')
+  }
+  if (json && typeof json === 'object' && typeof (json as { requestId?: unknown }).requestId === 'string') requestId = (json as { requestId: string }).requestId.slice(0, 64)
+  const parsed = agentCallSchemas[call].request.safeParse(json)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
+    return refuse('invalid-payload', issues[0] ? `${issues[0].path || 'payload'}: ${issues[0].message}` : 'Invalid payload', issues)
+  }
+  try {
+    const result = await ingestCall(agentId, call, parsed.data as never, meta)
+    return { response: JSON.stringify({ requestId, ok: true, result }) }
+  } catch (error) {
+    if (error instanceof DomainError) return refuse(error.code, error.message)
+    return {
+      response: JSON.stringify(errorResponse(requestId, 'internal', 'The request could not be stored; it will be retried')),
+      failed: error instanceof Error ? error.message : String(error),
+    }
+  }
+}

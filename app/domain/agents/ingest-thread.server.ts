@@ -1,0 +1,87 @@
+/**
+ * The ingest worker thread (started by ingest-worker.server.ts): parses, validates and commits what
+ * agents send, on its own SQLite connection, so the broker thread only speaks MQTT. Requests arrive
+ * in batches (one message per turn of the main thread's event loop); replies and the change events
+ * of committed batches go back the same way, one message per turn of this thread's loop.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { type Config } from '../../../server/config'
+import { setConfig } from '~/utils/env.server'
+import { type ChangeEvent } from '../events/bus.server'
+import { DomainError } from '../errors'
+import { countServedCall, drainIngest, forgetAgents, ingestCall, ingestPresence, writeIngestOn, type CallMeta, type IngestCall } from './ingest.server'
+import { ingestRaw } from './ingest-raw.server'
+import { openIngestDatabase } from './ingest-sql.server'
+import { ingestDatabase } from './ingest-sql-pg.server'
+import { isPostgres } from '~/utils/db.server'
+import { type AgentCall } from '../../../broker/protocol'
+
+export type WorkerRequest = { id: number } & (
+  | { kind: 'raw'; agentId: string; call: IngestCall; payload: Uint8Array; meta: CallMeta }
+  | { kind: 'call'; agentId: string; call: IngestCall; payload: unknown; meta: CallMeta }
+  | { kind: 'served'; agentId: string; call: AgentCall }
+  | { kind: 'presence'; agentId: string; online: boolean; will: boolean }
+  | { kind: 'drain' }
+)
+export type SerializedError = { name: string; message: string; code?: string; status?: number; issues?: { path: string; message: string }[] }
+export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError }
+export type ToWorker = { type: 'requests'; requests: WorkerRequest[] } | { type: 'forget'; event: ChangeEvent } | { type: 'crash' }
+export type FromWorker = { replies: WorkerReply[]; changes: ChangeEvent[] }
+
+const port = parentPort!
+const config = (workerData as { config: Config }).config
+setConfig(config)
+
+let replies: WorkerReply[] = []
+let changes: ChangeEvent[] = []
+let scheduled = false
+function send() {
+  scheduled = false
+  const message: FromWorker = { replies, changes }
+  replies = []
+  changes = []
+  port.postMessage(message)
+}
+function schedule() {
+  if (scheduled) return
+  scheduled = true
+  setImmediate(send)
+}
+
+// on PostgreSQL the synchronous stand-in (blocking this thread, never the broker's) takes SQLite's place
+writeIngestOn(isPostgres(config.DATABASE_URL) ? await ingestDatabase() : openIngestDatabase(config.DATABASE_URL), (committed) => {
+  changes.push(...committed)
+  schedule()
+})
+
+function serialize(error: unknown): SerializedError {
+  if (error instanceof DomainError) return { name: error.name, message: error.message, code: error.code, status: error.status, issues: error.issues }
+  return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) }
+}
+
+function run(request: WorkerRequest): Promise<unknown> {
+  switch (request.kind) {
+    case 'raw':
+      return ingestRaw(request.agentId, request.call, request.payload, request.meta)
+    case 'call':
+      return ingestCall(request.agentId, request.call, request.payload as never, request.meta)
+    case 'served':
+      return countServedCall(request.agentId, request.call)
+    case 'presence':
+      return ingestPresence(request.agentId, request.online, { will: request.will })
+    case 'drain':
+      return drainIngest()
+  }
+}
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'forget') return forgetAgents(message.event)
+  // Tests only: dies mid-flight like a crash would (the main thread restarts the worker).
+  if (message.type === 'crash') process.exit(70)
+  for (const request of message.requests) {
+    run(request).then(
+      (value) => replies.push({ id: request.id, ok: true, value }),
+      (error: unknown) => replies.push({ id: request.id, ok: false, error: serialize(error) }),
+    ).finally(schedule)
+  }
+})
