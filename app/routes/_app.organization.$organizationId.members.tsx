@@ -223,6 +223,7 @@ function MembersTable({ members }: { members: Member[] }) {
       <CardHeader>
         <CardTitle>Members ({members.length})</CardTitle>
       </CardHeader>
+      <div className="overflow-x-auto">
       <table className="w-full text-sm" aria-label="Members">
         <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
           {table.getHeaderGroups().map((group) => (
@@ -257,6 +258,7 @@ function MembersTable({ members }: { members: Member[] }) {
           ))}
         </tbody>
       </table>
+      </div>
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(open) => !open && setRemoving(null)}
@@ -380,7 +382,8 @@ function InvitesTable({ invites }: { invites: Invite[] }) {
           <p className="text-sm text-muted-foreground">No pending invitations.</p>
         </CardContent>
       ) : (
-        <table className="w-full text-sm" aria-label="Invites">
+        <div className="overflow-x-auto">
+      <table className="w-full text-sm" aria-label="Invites">
           <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
             <tr>
               <th className="px-3 py-2 font-medium">Email</th>
@@ -408,6 +411,7 @@ function InvitesTable({ invites }: { invites: Invite[] }) {
             ))}
           </tbody>
         </table>
+        </div>
       )}
       <RevokeInviteDialog invite={revoking} onClose={() => setRevoking(null)} />
     </Card>

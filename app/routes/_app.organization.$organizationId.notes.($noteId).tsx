@@ -161,7 +161,11 @@ export default function NotesPage() {
               {table.getHeaderGroups().map((group) => (
                 <tr key={group.id}>
                   {group.headers.map((header) => (
-                    <th key={header.id} className="px-3 py-2 font-medium">
+                    <th
+                      key={header.id}
+                      className="px-3 py-2 font-medium"
+                      aria-sort={header.column.getCanSort() && header.id !== 'actions' ? ariaSort(header.column.getIsSorted()) : undefined}
+                    >
                       {header.column.getCanSort() && header.id !== 'actions' ? (
                         <button type="button" className="inline-flex items-center gap-1 hover:text-foreground" onClick={header.column.getToggleSortingHandler()}>
                           {flexRender(header.column.columnDef.header, header.getContext())}
@@ -305,3 +309,5 @@ function NoteDialog({
 }
 
 export const ErrorBoundary = GeneralErrorBoundary
+
+const ariaSort = (sorted: false | 'asc' | 'desc') => (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none')

@@ -51,7 +51,7 @@ export default function AppShell() {
               <NotesButton />
             </header>
             <div className="flex min-h-0 flex-1">
-              <main className="min-h-0 min-w-0 flex-1 overflow-y-auto px-3 py-4 md:px-6 md:py-5">
+              <main id="main-content" tabIndex={-1} className="min-h-0 min-w-0 flex-1 overflow-y-auto px-3 py-4 outline-none md:px-6 md:py-5">
                 <Outlet />
               </main>
               <NotesPanel />

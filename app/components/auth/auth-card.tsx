@@ -4,7 +4,7 @@ import { Alert } from '../ui/alert'
 /** The centred card of the pages outside the shell (sign-in, e-mail links). */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
   return (
-    <div className="flex min-h-screen flex-col items-center justify-center bg-background px-4 py-10">
+    <main id="main-content" tabIndex={-1} className="flex min-h-screen flex-col items-center justify-center bg-background px-4 py-10 outline-none">
       <div className="w-full max-w-[400px]">
         <div className="mb-5 flex items-center justify-center gap-2">
           <img src="/favicon.svg" alt="" className="size-8" />
@@ -19,7 +19,7 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
         </div>
         <p className="mt-4 text-center text-xs text-muted-foreground">Cloud management for LED-wall and virtual-production fleets</p>
       </div>
-    </div>
+    </main>
   )
 }
 

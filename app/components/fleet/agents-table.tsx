@@ -413,7 +413,7 @@ export function AgentsTable({
                   const sorted = sorting.find((s) => s.id === id)
                   const position = sorting.findIndex((s) => s.id === id)
                   return (
-                    <th key={h.id} className={cn('h-9 whitespace-nowrap px-2 font-medium', h.column.id === 'expand' && 'w-8')} aria-sort={sorted ? (sorted.desc ? 'descending' : 'ascending') : undefined}>
+                    <th key={h.id} className={cn('h-9 whitespace-nowrap px-2 font-medium', h.column.id === 'expand' && 'w-8')} aria-sort={sorted ? (sorted.desc ? 'descending' : 'ascending') : sortable ? 'none' : undefined}>
                       {sortable ? (
                         <DropdownMenu>
                           <DropdownMenuTrigger asChild>

@@ -1,10 +1,9 @@
 import { BarChart3, Table2 } from 'lucide-react'
-import { useState, type ReactNode } from 'react'
-import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import { lazy, Suspense, useState, type ReactNode } from 'react'
 import type { ChartDatum } from '~/domain/fleet/labels'
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card'
 
-const DEFAULT_COLOR = '#3b82f6'
+const ChartBody = lazy(() => import('./chart-body'))
 
 /**
  * One overview chart that the user can switch to a table (Key, Count, and Message when the data
@@ -75,28 +74,10 @@ export function ChartCard({
         ) : (
           <div style={{ height: chartHeight }} className="relative" data-chart={title}>
             {empty ? <p className="absolute inset-0 flex items-center justify-center text-xs text-muted-foreground">No data available</p> : null}
-            <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={data} layout={layout} margin={{ top: 4, right: 12, bottom: 4, left: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" horizontal={layout === 'horizontal'} vertical={layout === 'vertical'} />
-                {layout === 'vertical' ? (
-                  <>
-                    <XAxis type="number" allowDecimals={false} tick={{ fontSize: 11 }} />
-                    <YAxis type="category" dataKey="key" width={130} tick={{ fontSize: 11 }} interval={0} />
-                  </>
-                ) : (
-                  <>
-                    <XAxis dataKey="key" tick={{ fontSize: 11 }} interval={0} />
-                    <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={52} />
-                  </>
-                )}
-                <Tooltip cursor={{ fill: 'rgba(148,163,184,0.15)' }} contentStyle={{ fontSize: 12 }} />
-                <Bar dataKey="count" name="Count" isAnimationActive={false} maxBarSize={layout === 'vertical' ? Math.round(barSize * 0.7) : 48}>
-                  {data.map((d) => (
-                    <Cell key={d.key} fill={colors?.[d.key] ?? DEFAULT_COLOR} />
-                  ))}
-                </Bar>
-              </BarChart>
-            </ResponsiveContainer>
+            {/* recharts (~110 KB gzip) loads in its own chunk after the page is interactive */}
+            <Suspense fallback={null}>
+              <ChartBody data={data} layout={layout} barSize={barSize} colors={colors} />
+            </Suspense>
           </div>
         )}
         {children}

@@ -36,7 +36,7 @@ export function HealthCell({ alertsCount, alertsSeverity, deviationsCount, devia
       {deviationsCount ? (
         <Tooltip content="Deviations">
           <span>
-            <SeverityBadge severity={deviationsSeverity} count={deviationsCount} className="opacity-80" />
+            <SeverityBadge severity={deviationsSeverity} count={deviationsCount} className="border border-dashed border-current" />
           </span>
         </Tooltip>
       ) : null}

@@ -10,9 +10,9 @@ export function SeveritySlider({ label, value, disabled, onCommit }: { label: st
   useEffect(() => setDraft(value), [value])
   const step = SUBSCRIPTION_STEPS[draft] ?? SUBSCRIPTION_STEPS[0]!
   return (
-    <div className={cn('flex items-center gap-3', disabled && 'opacity-50')}>
+    <div className="flex items-center gap-3">
       <SliderPrimitive.Root
-        className="relative flex h-5 w-36 touch-none select-none items-center"
+        className={cn('relative flex h-5 w-36 touch-none select-none items-center', disabled && 'opacity-50')}
         min={0}
         max={MAX_SUBSCRIPTION_STEP}
         step={1}
@@ -40,7 +40,7 @@ export function SeveritySlider({ label, value, disabled, onCommit }: { label: st
           )}
         />
       </SliderPrimitive.Root>
-      <span className="inline-flex w-16 items-center gap-1.5 text-xs capitalize">
+      <span className={cn('inline-flex w-16 items-center gap-1.5 text-xs capitalize', disabled && 'text-muted-foreground')}>
         <span className={cn('size-2 rounded-full', step.color)} />
         {step.label}
       </span>

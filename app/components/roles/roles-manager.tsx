@@ -99,6 +99,7 @@ export function RolesManager({ data }: { data: RolesData }) {
           ) : null}
         </div>
       </CardHeader>
+      <div className="overflow-x-auto">
       <table className="w-full text-sm" aria-label="Roles">
         <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
           <tr>
@@ -178,6 +179,7 @@ export function RolesManager({ data }: { data: RolesData }) {
           ))}
         </tbody>
       </table>
+      </div>
 
       {editing ? <RoleDialog key={editing === 'new' ? 'new' : editing.id} data={data} role={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
 

@@ -187,7 +187,8 @@ function OrganizationSwitcher({ collapsed, organizations, active }: { collapsed:
       <DropdownMenu>
         <DropdownMenuTrigger
           className={cn('flex w-full items-center gap-2 rounded-md border border-white/10 bg-white/5 px-2 py-1.5 text-left text-[13px] hover:bg-white/10', collapsed && 'justify-center')}
-          aria-label="Switch organization"
+          // the accessible name keeps the visible organization name (axe label-content-name-mismatch)
+          aria-label={collapsed ? 'Switch organization' : `${active?.name ?? 'Select organization'} (Switch organization)`}
         >
           <Building2 className="size-4 shrink-0 text-sidebar-muted" />
           {!collapsed && <span className="truncate font-medium text-white">{active?.name ?? 'Select organization'}</span>}
@@ -217,9 +218,10 @@ function ProfileMenu({ user, collapsed }: { user: { name: string; email: string 
     <DropdownMenu>
       <DropdownMenuTrigger
         className={cn('flex items-center gap-2.5 rounded-md px-2 py-1.5 text-left text-[13px] hover:bg-white/10', collapsed && 'justify-center')}
-        aria-label="My Account"
       >
-        <CircleUser className="size-5 shrink-0" />
+        {/* named by its content ("My Account" + the visible name and e-mail), not an aria-label that hides them */}
+        <span className="sr-only">My Account</span>
+        <CircleUser className="size-5 shrink-0" aria-hidden />
         {!collapsed && (
           <span className="min-w-0">
             <span className="block truncate font-medium text-white">{user.name}</span>

@@ -4,9 +4,11 @@ import { X } from 'lucide-react'
 import { type ReactNode } from 'react'
 import { cn } from '~/utils/cn'
 import { Button } from './button'
+import { useReturnFocus } from './use-return-focus'
 
 const overlay = 'fixed inset-0 z-50 bg-black/40 data-[state=open]:animate-in'
-const panel = 'fixed left-1/2 top-1/2 z-50 w-full max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg border bg-card p-5 shadow-xl'
+// fits a phone: a margin on both sides, and tall content scrolls inside the panel
+const panel = 'fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border bg-card p-4 shadow-xl sm:p-5'
 
 export function Dialog({
   open,
@@ -25,11 +27,12 @@ export function Dialog({
   footer?: ReactNode
   className?: string
 }) {
+  const returnFocus = useReturnFocus(open)
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className={overlay} />
-        <DialogPrimitive.Content className={cn(panel, className)} aria-describedby={description ? undefined : undefined}>
+        <DialogPrimitive.Content className={cn(panel, className)} aria-describedby={description ? undefined : undefined} onCloseAutoFocus={returnFocus}>
           <div className="mb-3 flex items-start justify-between gap-4">
             <div>
               <DialogPrimitive.Title className="text-base font-semibold">{title}</DialogPrimitive.Title>
@@ -69,11 +72,12 @@ export function ConfirmDialog({
   onConfirm: () => void
   busy?: boolean
 }) {
+  const returnFocus = useReturnFocus(open)
   return (
     <AlertDialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialogPrimitive.Portal>
         <AlertDialogPrimitive.Overlay className={overlay} />
-        <AlertDialogPrimitive.Content className={panel}>
+        <AlertDialogPrimitive.Content className={panel} onCloseAutoFocus={returnFocus}>
           <AlertDialogPrimitive.Title className="text-base font-semibold">{title}</AlertDialogPrimitive.Title>
           <AlertDialogPrimitive.Description className="mt-2 whitespace-pre-line text-sm text-muted-foreground">{text}</AlertDialogPrimitive.Description>
           <div className="mt-5 flex justify-end gap-2">

@@ -4,7 +4,8 @@ import { cn } from '~/utils/cn'
 /** Tabs mirrored in the URL: each tab is a link, the active one is underlined. */
 export function LinkTabs({ tabs, className }: { tabs: { to: string; label: string; end?: boolean }[]; className?: string }) {
   return (
-    <nav className={cn('flex gap-1 border-b', className)} role="tablist">
+    // scrolls sideways on a phone; the base line is a shadow so the active tab's underline is not clipped
+    <nav className={cn('flex gap-1 overflow-x-auto shadow-[inset_0_-1px_0_hsl(var(--border))]', className)} role="tablist">
       {tabs.map((t) => (
         <NavLink
           key={t.to}
@@ -14,7 +15,7 @@ export function LinkTabs({ tabs, className }: { tabs: { to: string; label: strin
           prefetch="intent"
           className={({ isActive }) =>
             cn(
-              '-mb-px border-b-2 px-3 py-2 text-sm font-medium transition-colors',
+              'shrink-0 whitespace-nowrap border-b-2 px-3 py-2 text-sm font-medium transition-colors',
               isActive ? 'border-primary text-foreground' : 'border-transparent text-muted-foreground hover:text-foreground',
             )
           }

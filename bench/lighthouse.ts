@@ -1,0 +1,82 @@
+// npm run bench:lighthouse [-- --only agents] [-- --runs 3]: Lighthouse's mobile preset (simulated
+// slow 4G and 4x CPU slowdown on a Moto G Power sized screen) against the production portal with the
+// demo data and its simulated fleet, signed in as the demo owner (session cookie sent as an extra
+// header). Prints per page the performance score and key metrics; docs/benchmarks.md records them.
+// Runs Debian's Chromium (CHROME_PATH, default /usr/bin/chromium) headless with no network.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse from 'lighthouse'
+import { DEMO_ORG_ID, DEMO_USERS } from '../prisma/seed-data'
+import { createSession, loadAverage, startPortal } from './portal'
+
+const args = process.argv.slice(2)
+const arg = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
+const ONLY = arg('--only', '')
+const RUNS = Number(arg('--runs', '1'))
+
+const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pixelfleet-lh-')), 'lighthouse.db')
+const portal = await startPortal(file, { SIMULATOR_AGENTS: '6' })
+const stop = async () => {
+  await portal.stop()
+  fs.rmSync(path.dirname(file), { recursive: true, force: true })
+}
+process.on('SIGINT', () => void stop().then(() => process.exit(130)))
+
+try {
+  // the simulated agents enroll and send their first reports within a few seconds
+  let agentId: string | undefined
+  for (let i = 0; i < 60 && !agentId; i++) {
+    await new Promise((r) => setTimeout(r, 500))
+    const db = new Database(file)
+    agentId = (db.prepare('SELECT id FROM "Agent" WHERE "organizationId" = ? AND "lastSeen" IS NOT NULL LIMIT 1').get(DEMO_ORG_ID) as { id: string } | undefined)?.id
+    db.close()
+  }
+  const base = `http://127.0.0.1:${portal.port}`
+  const cookie = createSession(file, DEMO_USERS.owner.id)
+  const pages = [
+    { name: 'login', url: '/login', signedIn: false },
+    { name: 'organization list', url: '/organization/list', signedIn: true },
+    { name: 'agents list', url: `/organization/${DEMO_ORG_ID}/agents`, signedIn: true },
+    { name: 'project overview', url: `/organization/${DEMO_ORG_ID}/projects/demo-prj-main-stage0/overview`, signedIn: true },
+    { name: 'agent detail', url: `/organization/${DEMO_ORG_ID}/agents/${agentId}`, signedIn: true },
+  ].filter((p) => !ONLY || p.name.includes(ONLY))
+
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  })
+  console.log(`load average ${loadAverage()} · ${RUNS} run(s) per page, median by score`)
+  console.log('page                 score   FCP      LCP      TBT     SI       CLS    requests  JS (transfer)')
+  try {
+    for (const page of pages) {
+      const runs = []
+      for (let i = 0; i < RUNS; i++) {
+        const result = await lighthouse(
+          base + page.url,
+          { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], extraHeaders: page.signedIn ? { Cookie: cookie } : undefined },
+          // the default config is the mobile preset
+        )
+        if (!result) throw new Error(`no Lighthouse result for ${page.url}`)
+        runs.push(result.lhr)
+      }
+      runs.sort((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0))
+      const lhr = runs[Math.floor(runs.length / 2)]!
+      if (lhr.finalDisplayedUrl && new URL(lhr.finalDisplayedUrl).pathname !== page.url.split('?')[0]) console.warn(`  (${page.name} ended on ${lhr.finalDisplayedUrl})`)
+      const audit = (id: string) => lhr.audits[id]
+      const ms = (id: string) => `${Math.round(audit(id)?.numericValue ?? NaN)} ms`.padEnd(9)
+      const items = ((audit('network-requests')?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [])
+      const js = items.filter((r) => r.resourceType === 'Script').reduce((sum, r) => sum + (r.transferSize ?? 0), 0)
+      const scores = runs.map((r) => Math.round((r.categories.performance?.score ?? 0) * 100))
+      console.log(
+        `${page.name.padEnd(20)} ${String(Math.round((lhr.categories.performance?.score ?? 0) * 100)).padEnd(7)} ${ms('first-contentful-paint')}${ms('largest-contentful-paint')}${ms('total-blocking-time').padEnd(8)}${ms('speed-index')}${(audit('cumulative-layout-shift')?.numericValue ?? 0).toFixed(3).padEnd(7)}${String(items.length).padEnd(10)}${(js / 1024).toFixed(0)} KB (${items.filter((r) => r.resourceType === 'Script').length} files)${RUNS > 1 ? `  runs: ${scores.join(', ')}` : ''}`,
+      )
+    }
+  } finally {
+    chrome.kill()
+  }
+} finally {
+  await stop()
+}
