@@ -127,6 +127,14 @@ class PostgresIngestDatabase {
 }
 
 /**
+ * A synchronous better-sqlite3-like handle on a PostgreSQL database, for scripts that write with
+ * prepared statements (bench/seed-fleet.ts); close() ends its worker.
+ */
+export function openPostgresSync(url: string): Database & { close: () => Promise<void> } {
+  return new PostgresIngestDatabase(url) as unknown as Database & { close: () => Promise<void> }
+}
+
+/**
  * The database ingest writes through: Prisma's own SQLite connection, or on PostgreSQL the
  * synchronous stand-in above (typed as better-sqlite3's Database; only prepare/transaction/
  * inTransaction are used).
