@@ -24,6 +24,7 @@ import { migrateDatabase } from '../server/migrate'
 import { setConfig } from '../app/utils/env.server'
 import { disconnectDatabase, prisma, tuneDatabase } from '../app/utils/db.server'
 import { PublishTemplate, WireClient } from './mqtt-wire'
+import { benchDatabase } from './bench-database'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
@@ -38,6 +39,8 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     baseline: { type: 'boolean', default: false },
     'one-thread': { type: 'boolean', default: false },
+    // a PostgreSQL server to run on (a database of its own there); SQLite file when empty
+    database: { type: 'string', default: process.env.BENCH_DATABASE_URL ?? '' },
   },
 })
 const REQUESTED_AGENTS = Number(values.agents)
@@ -48,8 +51,8 @@ const CONNECT_PER_S = Number(values['connect-rate'])
 const IN_PROCESS = values['in-process']
 const PROFILE_DIR = '/tmp/pixelfleet-bench-prof'
 
-const dbFile = `/tmp/pixelfleet-bench-${process.pid}.db`
-const databaseUrl = `file:${dbFile}`
+const benchDb = benchDatabase(values.database || undefined, `/tmp/pixelfleet-bench-${process.pid}.db`, `ingest_${process.pid}`)
+const databaseUrl = benchDb.url
 const secretOf = (i: number) => `bench-secret-${i}`
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ')
@@ -167,7 +170,7 @@ async function main() {
   const where = IN_PROCESS ? 'in the generator process' : 'in its own process'
   const pace = RATE > 0 ? `offering ${RATE} msgs/s` : `${INFLIGHT} in flight each`
   console.log(`Ingest benchmark: ${AGENTS} agents, ${SENDERS} sending (${pace}), ${DURATION_S} s, broker ${where}; load average ${load()}`)
-  fs.rmSync(dbFile, { force: true })
+  await benchDb.reset()
   await migrateDatabase(databaseUrl, root)
   setConfig(loadConfig({ ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', SEED_DEMO: 'false' }))
   const ids = Array.from({ length: AGENTS }, (_, i) => `bench-agent-${String(i).padStart(6, '0')}`)
@@ -274,7 +277,7 @@ async function run(label: string, ids: string[], start: () => Promise<Broker>): 
     // CPU per message barely depends on how busy the machine is; msgs/s and latency do.
     const perMessage = ((brokerCpu * 1000) / Math.max(1, latencies.length)).toFixed(3)
     console.log(`CPU while sending: broker ${cores(brokerCpu)} cores, ${perMessage} ms per message${IN_PROCESS ? ' (with the generator)' : `; generator ${cores((ownCpu.user + ownCpu.system) / 1e6)} cores`}`)
-    console.log(`broker RSS under load ${mb(loadedRss)} MB; database ${mb(fs.statSync(dbFile).size)} MB; load average ${load()}`)
+    console.log(`broker RSS under load ${mb(loadedRss)} MB; database ${mb(await benchDb.size())} MB; load average ${load()}`)
     console.log(limits.length ? `limits hit:\n${limits.map((l) => `  - ${l}`).join('\n')}` : `limits: none hit (ulimit -n ${nofile}, ephemeral ports ${lowPort}-${highPort})`)
     const at = (p: number) => Number(pct(p) ?? 0)
     return {
@@ -292,6 +295,7 @@ async function run(label: string, ids: string[], start: () => Promise<Broker>): 
     for (const client of clients) client.end()
     await new Promise((r) => setTimeout(r, 200))
     await broker.stop()
+    await benchDb.remove()
     if (values.profile && !IN_PROCESS) console.log(`CPU profile of the broker in ${PROFILE_DIR}`)
   }
 }

@@ -1,11 +1,10 @@
-// npm run bench:loaders [-- --seed] [-- --runs N]: page loader timings on the bench fleet
+// npm run bench:loaders [-- --seed] [-- --runs N] [-- --database postgresql://...]: page loader timings on the bench fleet
 // (bench/seed-fleet.ts: 10,000 agents, 200,000 devices, 50,000 issue history entries).
 // Calls the real route loaders with a signed-in session cookie, reports p50/p95 per loader
 // (targets: agents list p95 < 100 ms, project overview and dashboard p95 < 300 ms), then measures
 // the first meaningful paint of the agents page (table rows visible) in headless Chromium (< 1 s).
 import { spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { chromium } from 'playwright-core'
@@ -14,12 +13,14 @@ import { setConfig } from '../app/utils/env.server'
 import { disconnectDatabase, prisma, tuneDatabase } from '../app/utils/db.server'
 import { encodeState } from '../app/domain/fleet/agents-table-state'
 import { DEMO_USERS } from '../prisma/seed-data'
+import { benchDatabase, databaseOption } from './bench-database'
 import { BENCH_ORG_ID, BENCH_VIEWER_PROJECT, seedFleet } from './seed-fleet'
 
 const root = path.resolve(import.meta.dirname, '..')
 const args = process.argv.slice(2)
-const DB_FILE = process.env.BENCH_DB ?? '/tmp/pixelfleet-bench.db'
-const DB_URL = `file:${DB_FILE}`
+// SQLite file by default; `--database postgresql://server/...` (or BENCH_DATABASE_URL) seeds a database there
+const benchDb = benchDatabase(databaseOption(), process.env.BENCH_DB ?? '/tmp/pixelfleet-bench.db', 'loaders')
+const DB_URL = benchDb.url
 const RUNS = Number(args[args.indexOf('--runs') + 1]) || 3
 
 type Loader = (args: LoaderFunctionArgs) => Promise<unknown>
@@ -91,7 +92,8 @@ async function firstMeaningfulPaint(cookieToken: string) {
 }
 
 async function main() {
-  if (args.includes('--seed') || !fs.existsSync(DB_FILE)) {
+  if (args.includes('--seed') || !(await benchDb.exists())) {
+    if (benchDb.postgres) await benchDb.reset()
     console.log(`Seeding ${DB_URL} ...`)
     console.log(await seedFleet(DB_URL))
   }

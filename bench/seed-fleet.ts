@@ -1,12 +1,16 @@
 // npm run bench:seed -- [file:/tmp/pixelfleet-bench.db]: a fresh database with the demo accounts and
 // one large organization (10,000 agents, 200,000 devices, 50,000 issue history entries) for
-// bench/loaders.ts. Rows go in through better-sqlite3 prepared statements inside one transaction.
+// bench/loaders.ts. Rows go in through better-sqlite3 prepared statements inside one transaction
+// (on PostgreSQL through the same statements on ingest's synchronous pg handle, batched).
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
+import pg from 'pg'
+import { openPostgresSync } from '../app/domain/agents/ingest-sql-pg.server'
 import { loadConfig } from '../server/config'
 import { migrateDatabase } from '../server/migrate'
+import { isPostgresUrl } from '../server/migrate-postgres'
 import { compileUserAcls } from '../app/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '../app/domain/access/catalogue'
 import { disconnectDatabase, prisma } from '../app/utils/db.server'
@@ -34,8 +38,14 @@ function lcg(seed: number) {
 }
 
 export async function seedFleet(databaseUrl: string) {
+  const postgres = isPostgresUrl(databaseUrl)
   const file = databaseUrl.slice('file:'.length)
-  for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true })
+  if (postgres) {
+    const client = new pg.Client({ connectionString: databaseUrl })
+    await client.connect()
+    await client.query('DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public')
+    await client.end()
+  } else for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true })
   await migrateDatabase(databaseUrl, root)
   setConfig(loadConfig({ ...process.env, DATABASE_URL: databaseUrl, SEED_DEMO: 'true' }))
   await seedDemo()
@@ -44,9 +54,11 @@ export async function seedFleet(databaseUrl: string) {
   const rand = lcg(42)
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]
   const now = Date.now()
-  const db = new Database(file)
-  db.pragma('journal_mode = WAL')
-  db.pragma('synchronous = OFF')
+  const db = postgres ? openPostgresSync(databaseUrl) : new Database(file)
+  if (!postgres) {
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = OFF')
+  }
   const products = ['Helios', 'Tessera SX40', 'Brompton S8', 'Novastar MX40', 'Megapixel HX']
   const versions = ['3.4.1', '3.5.0', '3.5.2', '4.0.0', '4.1.3', '4.2.0']
   const inputs = ['HDMI 1', 'HDMI 2', 'SDI 1', 'SDI 2', 'DisplayPort', 'ST 2110']
@@ -62,7 +74,7 @@ export async function seedFleet(databaseUrl: string) {
 
   const insertOrg = db.prepare(`INSERT INTO "Organization" ("id","name","description","ownerId","billingStatus","createdAt","updatedAt") VALUES (?,?,?,?,?,?,?)`)
   const insertProject = db.prepare(`INSERT INTO "Project" ("id","organizationId","name","description","parentId","createdAt","updatedAt") VALUES (?,?,?,?,?,?,?)`)
-  const insertAgent = db.prepare(`INSERT INTO "Agent" ("id","clientName","enabled","secretHash","product","serial","version","organizationId","enrolledAt","lastSeen","lastIp","tunnelStatus","dataSegsOut","dsackDups","totalRetrans","alertsCount","alertsSeverity","deviationsCount","deviationsSeverity","locationLat","locationLong","createdAt","updatedAt") VALUES (?,?,1,'x',?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+  const insertAgent = db.prepare(`INSERT INTO "Agent" ("id","clientName","enabled","secretHash","product","serial","version","organizationId","enrolledAt","lastSeen","lastIp","tunnelStatus","dataSegsOut","dsackDups","totalRetrans","alertsCount","alertsSeverity","deviationsCount","deviationsSeverity","locationLat","locationLong","createdAt","updatedAt") VALUES (?,?,TRUE,'x',?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
   const insertSystem = db.prepare(`INSERT INTO "System" ("id","agentId","key","name","projectId","alertsCount","alertsSeverity","deviationsCount","deviationsSeverity","createdAt","updatedAt") VALUES (?,?,?,?,?,?,?,?,?,?,?)`)
   const insertDevice = db.prepare(`INSERT INTO "Device" ("id","systemId","key","component","product","serial","name","parentKey","versionSoftware","versionFirmware","properties","count") VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`)
   const insertIssue = db.prepare(`INSERT INTO "Issue" ("id","systemId","kind","key","component","deviceKey","message","severity","latestCount","latestAt","isActive","createdAt","updatedAt") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`)
@@ -133,8 +145,16 @@ export async function seedFleet(databaseUrl: string) {
       counts.history++
     }
   })()
-  db.pragma('optimize')
-  db.close()
+  if (postgres) {
+    await (db as ReturnType<typeof openPostgresSync>).close()
+    const client = new pg.Client({ connectionString: databaseUrl })
+    await client.connect()
+    await client.query('ANALYZE')
+    await client.end()
+  } else {
+    db.pragma('optimize')
+    db.close()
+  }
 
   // access: the demo owner administers the bench organization, the demo viewer sees one project
   setConfig(loadConfig({ ...process.env, DATABASE_URL: databaseUrl }))

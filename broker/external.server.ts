@@ -9,7 +9,7 @@
  *   response published, so a node dying mid-batch leaves its unacknowledged messages to the others.
  * - presence: the event exchange plugin's connection.created/closed events, through the quorum
  *   queue `pixelfleet.presence` with a single active consumer (events stay in order; another node
- *   takes over when that one dies). docs/decisions/009-external-broker.md says why.
+ *   takes over when that one dies). docs/decisions/010-external-broker.md says why.
  * - responses go back through `amq.topic`; retained config pushes through an MQTT connection of
  *   the portal's service user (AMQP publishes cannot set MQTT's retain flag).
  * - live updates: local changes go out on the `pixelfleet.events` fanout exchange; other nodes'

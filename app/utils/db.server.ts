@@ -126,6 +126,14 @@ export async function disconnectDatabase() {
   }
 }
 
+/**
+ * A `contains` filter that ignores ASCII case on both providers: SQLite's LIKE already does,
+ * PostgreSQL needs `mode: 'insensitive'` (which the SQLite client's types do not know).
+ */
+export function containsIgnoringCase(text: string): Prisma.StringFilter {
+  return (isPostgres() ? { contains: text, mode: 'insensitive' } : { contains: text }) as Prisma.StringFilter
+}
+
 /** JSON columns are stored as text (both providers); parse defensively. */
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   if (!text) return fallback

@@ -12,7 +12,7 @@ import { agentsTable } from '~/domain/fleet/agents-table.server'
 import { dashboard, SYSTEM_PAGE_SIZE } from '~/domain/fleet/dashboard.server'
 import { PROJECT_AGENTS_PAGE_SIZE, PROJECT_DEVICE_SYSTEMS_PAGE_SIZE, PROJECT_ISSUES_PAGE_SIZE, projectAgents, projectDevices, projectIssues, projectOverview } from '~/domain/fleet/project.server'
 import { projectSystemTags, SYSTEM_TAGS_PER_PROJECT } from '~/domain/fleet/project-systems.server'
-import { prisma } from '~/utils/db.server'
+import { isPostgres, prisma } from '~/utils/db.server'
 
 const AGENTS = 33_000
 let orgId: string
@@ -31,20 +31,24 @@ beforeAll(async () => {
   })
   owner = { kind: 'user', userId: o.id, email: o.email, name: o.name, isSiteAdmin: false, ip: '', userAgent: '' }
   const t = new Date().toISOString().replace('Z', '+00:00')
+  // zero-padded numbers in either dialect
+  const padded = (prefix: string) => (isPostgres() ? `'${prefix} ' || to_char(i, 'FM00000')` : `printf('${prefix} %05d', i)`)
   const counter = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${AGENTS})`
-  await prisma.$transaction([
+  // one statement at a time, not one transaction: PostgreSQL's per-row triggers outlast an interactive transaction's timeout
+  for (const statement of [
     prisma.$executeRawUnsafe(`${counter} INSERT INTO "Agent" ("id","clientName","enabled","secretHash","product","serial","version","organizationId","enrolledAt","lastSeen","createdAt","updatedAt")
-      SELECT 'scale-agent-' || i, printf('Agent %05d', i), 1, 'x', 'Helios', 'SN' || i, '4.2.0', '${orgId}', '${t}', '${t}', '${t}', '${t}' FROM n`),
+      SELECT 'scale-agent-' || i, ${padded('Agent')}, TRUE, 'x', 'Helios', 'SN' || i, '4.2.0', '${orgId}', '${t}', '${t}', '${t}', '${t}' FROM n`),
     // every agent's system in the child project: the parent's subtree holds all of them
     prisma.$executeRawUnsafe(`${counter} INSERT INTO "System" ("id","agentId","key","name","projectId","createdAt","updatedAt")
-      SELECT 'scale-system-' || i, 'scale-agent-' || i, 'sys-1', printf('Wall %05d', i), '${childId}', '${t}', '${t}' FROM n`),
+      SELECT 'scale-system-' || i, 'scale-agent-' || i, 'sys-1', ${padded('Wall')}, '${childId}', '${t}', '${t}' FROM n`),
     prisma.$executeRawUnsafe(`${counter} INSERT INTO "Device" ("id","systemId","key","component","product","serial","name","versionSoftware","properties","count")
       SELECT 'scale-proc-' || i, 'scale-system-' || i, 'proc', 'processor', 'Helios', 'P' || i, 'proc', '4.2.0', '{"inputSource":"SDI 1"}', 1 FROM n`),
     prisma.$executeRawUnsafe(`${counter} INSERT INTO "Device" ("id","systemId","key","component","product","serial","name","parentKey","versionFirmware","properties","count")
       SELECT 'scale-tiles-' || i, 'scale-system-' || i, 'tiles', 'receiver', 'Ruby', 'T' || i, 'tiles', 'proc', '1.1', '{}', 12 FROM n`),
     prisma.$executeRawUnsafe(`${counter} INSERT INTO "Issue" ("id","systemId","kind","key","component","message","severity","latestCount","latestAt","isActive","createdAt","updatedAt")
-      SELECT 'scale-issue-' || i, 'scale-system-' || i, 'alert', 'recv.tempHigh', 'receiver', 'Tile too hot', 2, 1, '${t}', 1, '${t}', '${t}' FROM n`),
+      SELECT 'scale-issue-' || i, 'scale-system-' || i, 'alert', 'recv.tempHigh', 'receiver', 'Tile too hot', 2, 1, '${t}', TRUE, '${t}', '${t}' FROM n`),
   ])
+    await statement
 }, 120_000)
 
 describe(`a project subtree with ${AGENTS.toLocaleString('en-US')} systems`, () => {

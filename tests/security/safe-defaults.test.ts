@@ -61,7 +61,8 @@ describe('safe defaults', () => {
     try {
       Object.assign(process.env, { DATABASE_URL: testConfig.DATABASE_URL, NODE_ENV: 'test' })
       // As if the portal were running on this database (its lock, held by a live process).
-      fs.writeFileSync(`${testConfig.DATABASE_URL.slice('file:'.length)}.lock`, `${process.ppid}\n`)
+      // (a file database's lock; PostgreSQL takes none)
+      if (testConfig.DATABASE_URL.startsWith('file:')) fs.writeFileSync(`${testConfig.DATABASE_URL.slice('file:'.length)}.lock`, `${process.ppid}\n`)
       process.stdout.write = ((chunk: string) => (out.push(String(chunk)), true)) as typeof process.stdout.write
       const code = await cli(['admin', 'create-user', '--email', 'first@example.com', '--name', 'First Admin', '--password', 'First-admin-pass-1'])
       process.stdout.write = write

@@ -8,7 +8,7 @@ import { type Actor } from '../actor'
 import { ENROLLMENT_CODE_VALIDITY_MS, formatEnrollmentCode } from '../agents/enrollment-code'
 import { parseInput } from '../parse-input'
 import { listTunnelConnections } from '../relay/tunnels.server'
-import { prisma } from '~/utils/db.server'
+import { containsIgnoringCase, prisma } from '~/utils/db.server'
 import { decodePageToken, encodePageToken } from './keyset-page-token'
 import { requireSiteAdminActor } from './users-admin.server'
 
@@ -49,7 +49,7 @@ export async function listAdminAgents(actor: Actor, raw: unknown): Promise<{ ite
   const rows = await prisma.agent.findMany({
     where: {
       AND: [
-        words.length ? { OR: words.map((w) => ({ clientName: { contains: w } })) } : {},
+        words.length ? { OR: words.map((w) => ({ clientName: containsIgnoringCase(w) })) } : {},
         after ? { OR: [{ clientName: { gt: after.k } }, { clientName: after.k, id: { gt: after.id } }] } : {},
       ],
     },

@@ -5,7 +5,7 @@ import { type Permission } from '../access/catalogue'
 import { audit } from '../audit/audit.server'
 import { accessDenied, DomainError, fromZodIssues, invalid, notFound } from '../errors'
 import { emitChange } from '../events/bus.server'
-import { prisma } from '~/utils/db.server'
+import { containsIgnoringCase, prisma } from '~/utils/db.server'
 import { isConnected } from './derived'
 
 const agentName = (agent: { clientName: string; id: string }) => agent.clientName || agent.id
@@ -181,7 +181,7 @@ export async function listAgents(actor: Actor, organizationId: string, raw: unkn
     where: {
       organizationId,
       ...(projectIds ? { systems: { some: { projectId: { in: projectIds } } } } : {}),
-      ...(filter ? { OR: [{ clientName: { contains: filter } }, { serial: { contains: filter } }, { product: { contains: filter } }] } : {}),
+      ...(filter ? { OR: [{ clientName: containsIgnoringCase(filter) }, { serial: containsIgnoringCase(filter) }, { product: containsIgnoringCase(filter) }] } : {}),
     },
     include: { systems: { select: { id: true, key: true, name: true, projectId: true, project: { select: { name: true } } }, orderBy: { key: 'asc' } } },
     orderBy: [{ clientName: 'asc' }, { id: 'asc' }],

@@ -43,9 +43,11 @@ function coalesce(ops) {
   }
   return out.map((op) => {
     if (op.rows === 1) return op
-    const head = op.sql.trim().replace(/VALUES \([^()]*\)$/, 'VALUES ')
-    const tuples = Array.from({ length: op.rows }, (_, r) => `(${Array.from({ length: op.width }, (_, c) => `$${r * op.width + c + 1}`).join(', ')})`)
-    return { ...op, sql: head + tuples.join(', ') }
+    const sql = op.sql.trim()
+    const tuple = /VALUES (\([^()]*\))$/.exec(sql)[1]
+    // each row's copy of the tuple, its $k renumbered past the rows before (a $k may repeat)
+    const tuples = Array.from({ length: op.rows }, (_, r) => tuple.replace(/\$(\d+)/g, (_m, k) => `$${r * op.width + Number(k)}`))
+    return { ...op, sql: sql.slice(0, sql.length - tuple.length) + tuples.join(', ') }
   })
 }
 

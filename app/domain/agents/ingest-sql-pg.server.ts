@@ -5,8 +5,8 @@
  *
  * Statements go to a worker thread holding one pg connection (ingest-pg-worker.mjs); the calling
  * thread blocks on a shared flag like it blocks in better-sqlite3. Writes (`run`) are not sent at
- * once: they queue and travel together at the next read, savepoint release or commit, so a batch
- * costs a few round trips, and the worker merges consecutive identical INSERTs into one multi-row
+ * once: they queue and travel together at the next read or the commit, so a batch costs a few
+ * round trips, and the worker merges consecutive identical INSERTs into one multi-row
  * INSERT. Results are shaped as better-sqlite3 gives them (counts as numbers, booleans as 0/1,
  * timestamps as the ISO text sqlDate() writes).
  */
@@ -112,7 +112,10 @@ class PostgresIngestDatabase {
       try {
         const result = fn(...args)
         this.pending.push({ sql: outer ? 'COMMIT' : `RELEASE SAVEPOINT ${name}`, params: [], mode: 'run' })
-        this.send()
+        // A savepoint's statements travel with the commit: one round trip per batch, not per
+        // message. A statement failing there fails the batch, which ingest then retries message by
+        // message (flushBatch), so a bad message still fails alone.
+        if (outer) this.send()
         return result
       } catch (error) {
         // nothing reached the server yet: forget the queued statements; otherwise undo them there
@@ -126,6 +129,14 @@ class PostgresIngestDatabase {
     // PostgreSQL locks rows, not the database: every flavour of better-sqlite3's BEGIN is the same here
     return Object.assign(run, { immediate: run, deferred: run, exclusive: run })
   }
+}
+
+/**
+ * A synchronous better-sqlite3-like handle on a PostgreSQL database, for scripts that write with
+ * prepared statements (bench/seed-fleet.ts); close() ends its worker.
+ */
+export function openPostgresSync(url: string): Database & { close: () => Promise<void> } {
+  return new PostgresIngestDatabase(url) as unknown as Database & { close: () => Promise<void> }
 }
 
 /**
