@@ -199,7 +199,7 @@ async function main() {
       console.log(`ratio ${real.label} / ${minimal.label}: ${(real.rate / minimal.rate).toFixed(2)}x msgs/s, ${(real.cpuPerMessage / minimal.cpuPerMessage).toFixed(1)}x CPU per message; load average ${load()}`)
     }
   } finally {
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbFile + suffix, { force: true })
+    await benchDb.remove()
   }
 }
 
@@ -295,7 +295,6 @@ async function run(label: string, ids: string[], start: () => Promise<Broker>): 
     for (const client of clients) client.end()
     await new Promise((r) => setTimeout(r, 200))
     await broker.stop()
-    await benchDb.remove()
     if (values.profile && !IN_PROCESS) console.log(`CPU profile of the broker in ${PROFILE_DIR}`)
   }
 }
