@@ -11,4 +11,16 @@ export function setConfig(config: Config) {
   const store = globalThis as unknown as { __pixelfleet?: Map<string, unknown> }
   store.__pixelfleet ??= new Map()
   store.__pixelfleet.set('config', config)
+  for (const listener of configListeners()) listener(config)
+}
+
+const configListeners = () => singleton('config-listeners', () => new Set<(config: Config) => void>())
+
+/**
+ * Calls back whenever the configuration is replaced: threads holding a copy (the ingest worker)
+ * must see what the server fills in after start, e.g. the relay address once its port is bound.
+ */
+export function onConfigChange(listener: (config: Config) => void): () => void {
+  configListeners().add(listener)
+  return () => configListeners().delete(listener)
 }

@@ -25,7 +25,7 @@ export type WorkerRequest = { id: number } & (
 )
 export type SerializedError = { name: string; message: string; code?: string; status?: number; issues?: { path: string; message: string }[] }
 export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError }
-export type ToWorker = { type: 'requests'; requests: WorkerRequest[] } | { type: 'forget'; event: ChangeEvent } | { type: 'crash' }
+export type ToWorker = { type: 'requests'; requests: WorkerRequest[] } | { type: 'forget'; event: ChangeEvent } | { type: 'config'; config: Config } | { type: 'crash' }
 export type FromWorker = { replies: WorkerReply[]; changes: ChangeEvent[] }
 
 const port = parentPort!
@@ -76,6 +76,7 @@ function run(request: WorkerRequest): Promise<unknown> {
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'forget') return forgetAgents(message.event)
+  if (message.type === 'config') return setConfig(message.config)
   // Tests only: dies mid-flight like a crash would (the main thread restarts the worker).
   if (message.type === 'crash') process.exit(70)
   for (const request of message.requests) {

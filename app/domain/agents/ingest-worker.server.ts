@@ -16,7 +16,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import { type AgentCall, type AgentCallPayload, type AgentCallResult } from '../../../broker/protocol'
-import { getConfig } from '~/utils/env.server'
+import { getConfig, onConfigChange } from '~/utils/env.server'
 import { onChange } from '../events/bus.server'
 import { DomainError } from '../errors'
 import {
@@ -52,12 +52,15 @@ class IngestWorker {
   private stopped = false
   private restarts = 0
   private readonly unsubscribe: () => void
+  private readonly unsubscribeConfig: () => void
 
   constructor() {
     // Someone else changed agents or systems: the worker's caches must forget them.
     this.unsubscribe = onChange((event) => {
       if (!isIngestChange()) this.post({ type: 'forget', event })
     })
+    // The worker's copy of the configuration follows the main thread's (relay address bound after start).
+    this.unsubscribeConfig = onConfigChange((config) => this.post({ type: 'config', config }))
     this.start()
   }
 
@@ -142,6 +145,7 @@ class IngestWorker {
   async stop() {
     this.stopped = true
     this.unsubscribe()
+    this.unsubscribeConfig()
     const worker = this.worker
     this.worker = null
     for (const p of this.pending.values()) p.reject(new Error('Ingest is stopped'))
