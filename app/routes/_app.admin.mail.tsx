@@ -62,7 +62,7 @@ export default function AdminMail() {
       {rows.length === 0 ? (
         <EmptyState icon={<Mail className="size-8" />} title={onlyProblems ? 'No delivery problems' : 'No messages yet'} text="Verification, reset, invite and alert e-mails appear here." />
       ) : (
-        <Card className="overflow-x-auto">
+        <Card className="relative overflow-x-auto">
           <table className="w-full text-xs" aria-label="Outgoing e-mail">
             <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
               <tr>

@@ -43,7 +43,7 @@ export default function AdminSessions() {
       {sessions.length === 0 ? (
         <EmptyState icon={<MonitorUp className="size-8" />} title="No open sessions" text="Sessions appear here while someone has an agent's remote portal open." />
       ) : (
-        <Card className="overflow-x-auto">
+        <Card className="relative overflow-x-auto">
           <table className="w-full text-xs" aria-label="Proxy sessions">
             <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
               <tr>

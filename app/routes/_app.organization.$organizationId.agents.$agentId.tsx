@@ -97,7 +97,7 @@ export default function AgentDetailPage() {
         <LocationCard data={data} organizationId={organization.id} />
       </div>
 
-      <nav className="flex gap-1 overflow-x-auto border-b" role="tablist">
+      <nav className="flex gap-1 relative overflow-x-auto border-b" role="tablist">
         {tabs.map((t) => (
           <button
             key={t.id}

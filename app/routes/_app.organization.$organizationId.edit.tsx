@@ -14,7 +14,7 @@ export default function OrganizationEditLayout() {
   return (
     <div>
       <PageHeader title="Settings" subtitle={`Edit ${organization.name}`} />
-      <LinkTabs className="mb-5 overflow-x-auto" tabs={tabs} />
+      <LinkTabs className="mb-5 relative overflow-x-auto" tabs={tabs} />
       <Outlet />
     </div>
   )

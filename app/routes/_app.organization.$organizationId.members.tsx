@@ -223,7 +223,7 @@ function MembersTable({ members }: { members: Member[] }) {
       <CardHeader>
         <CardTitle>Members ({members.length})</CardTitle>
       </CardHeader>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
       <table className="w-full text-sm" aria-label="Members">
         <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
           {table.getHeaderGroups().map((group) => (
@@ -382,7 +382,7 @@ function InvitesTable({ invites }: { invites: Invite[] }) {
           <p className="text-sm text-muted-foreground">No pending invitations.</p>
         </CardContent>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
       <table className="w-full text-sm" aria-label="Invites">
           <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
             <tr>

@@ -142,7 +142,7 @@ export default function NotesPage() {
           text="Get started by creating a new note. Open the notes panel on any page of this organization (the notes button in the header, or the key 'n')."
         />
       ) : (
-        <div className="overflow-x-auto rounded-lg border bg-card shadow-sm">
+        <div className="relative overflow-x-auto rounded-lg border bg-card shadow-sm">
           <div className="flex flex-wrap items-center gap-3 border-b px-3 py-2">
             <div className="relative w-72">
               <Search className="pointer-events-none absolute left-2 top-2 size-4 text-muted-foreground" />

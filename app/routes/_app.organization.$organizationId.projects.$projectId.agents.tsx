@@ -40,7 +40,7 @@ export default function ProjectAgents() {
   if (!rows.length) return <EmptyState title="No agents" text="No system of this project (or its sub-projects) is reporting yet." />
   return (
     <div className="flex flex-col gap-2">
-    <div className="overflow-x-auto rounded-lg border bg-card">
+    <div className="relative overflow-x-auto rounded-lg border bg-card">
       <table className="w-full text-[13px]">
         <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
           <tr>

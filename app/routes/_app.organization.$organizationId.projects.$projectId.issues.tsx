@@ -31,7 +31,7 @@ export default function ProjectIssues() {
         <CardHeader>
           <CardTitle>Issue History</CardTitle>
         </CardHeader>
-        <CardContent className="overflow-x-auto">
+        <CardContent className="relative overflow-x-auto">
           <BarChart width={700} height={200} data={history} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" vertical={false} />
             <XAxis dataKey="day" tick={{ fontSize: 11 }} />

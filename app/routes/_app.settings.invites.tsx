@@ -64,7 +64,7 @@ export default function MyInvitesTab() {
 
 function SentInvites({ invites, onRevoke }: { invites: SentInvite[]; onRevoke: (invite: SentInvite) => void }) {
   return (
-    <Card className="overflow-x-auto">
+    <Card className="relative overflow-x-auto">
       <table className="w-full text-sm" aria-label="Sent invites">
         <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
           <tr>
@@ -109,7 +109,7 @@ function ReceivedInvites({ invites, onRevoke }: { invites: ReceivedInvite[]; onR
     if (result) navigate(`/organization/${result.organizationId}`)
   }
   return (
-    <Card className="overflow-x-auto">
+    <Card className="relative overflow-x-auto">
       <table className="w-full text-sm" aria-label="Received invites">
         <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
           <tr>

@@ -101,7 +101,7 @@ export default function NotificationsTab() {
         Choose which alerts and deviations are e-mailed to you. Each organization and project uses the nearest override above it; switch an override on to
         set its own levels.
       </p>
-      <Card className="overflow-x-auto">
+      <Card className="relative overflow-x-auto">
         <table className="w-full text-[13px]" aria-label="Notification subscriptions">
           <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
             <tr>

@@ -48,7 +48,7 @@ export function OrgDetail({ org, tab }: { org: AdminOrg; tab: string }) {
           </span>
         }
       />
-      <nav className="mb-4 flex gap-1 overflow-x-auto border-b" role="tablist">
+      <nav className="mb-4 flex gap-1 relative overflow-x-auto border-b" role="tablist">
         {TABS.map(([key, label]) => (
           <Link
             key={key}

@@ -5,7 +5,7 @@ import { cn } from '~/utils/cn'
 /** Dense admin table: header row, body, and a 'No data available' row when empty. */
 export function AdminTable({ head, children, empty, className, testId }: { head: ReactNode[]; children: ReactNode; empty: boolean; className?: string; testId?: string }) {
   return (
-    <div className={cn('overflow-x-auto', className)}>
+    <div className={cn('relative overflow-x-auto', className)}>
       <table className="w-full min-w-[36rem] text-sm" data-testid={testId}>
         <thead className="border-b text-left text-xs text-muted-foreground">
           <tr>

@@ -76,7 +76,7 @@ export function AdminAgentsTable({ first, pageSize }: { first: TokenPage<AdminAg
           }}
         />
       </div>
-      <Card className="overflow-x-auto">
+      <Card className="relative overflow-x-auto">
         <table className="w-full text-[13px]" aria-label="Agents">
           <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
             <tr>
@@ -208,7 +208,7 @@ function AgentDetails({ agent }: { agent: AdminAgent }) {
         ) : tunnels.length === 0 ? (
           <p className="text-muted-foreground">No tunnel connections.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="w-full" aria-label="Tunnel connections">
               <thead className="text-left text-muted-foreground">
                 <tr>

@@ -59,7 +59,7 @@ export function AdminUsersTable({ first, pageSize, selfId, vendorDomain }: { fir
 
   return (
     <>
-      <Card className="overflow-x-auto">
+      <Card className="relative overflow-x-auto">
         <table className="w-full text-[13px]" aria-label="Users">
           <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
             <tr>

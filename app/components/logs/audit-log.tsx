@@ -29,7 +29,7 @@ export function AuditLog({ organizationId, projectId, firstPage, emptyText }: { 
 
   if (records.length === 0) return <EmptyState title="No data available" text={emptyText} />
   return (
-    <Card className="overflow-x-auto">
+    <Card className="relative overflow-x-auto">
       <table className="w-full text-sm" aria-label="Activity">
         <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
           <tr>

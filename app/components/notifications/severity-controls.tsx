@@ -20,7 +20,6 @@ export function SeveritySlider({ label, value, disabled, onCommit }: { label: st
         disabled={disabled}
         onValueChange={([v]) => setDraft(v!)}
         onValueCommit={([v]) => v !== value && onCommit(v!)}
-        aria-label={label}
       >
         <SliderPrimitive.Track className="relative h-1.5 grow overflow-hidden rounded-full bg-muted">
           <SliderPrimitive.Range className={cn('absolute h-full', step.color)} />

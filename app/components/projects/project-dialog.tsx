@@ -90,7 +90,7 @@ export function ProjectDialog({
               ) : !membership ? (
                 <p className="py-6 text-center text-sm text-muted-foreground">Loading members…</p>
               ) : (
-                <div className="overflow-x-auto rounded-md border">
+                <div className="relative overflow-x-auto rounded-md border">
                   <ProjectMembersTable
                     organizationId={organizationId}
                     projectId={project.id}

@@ -63,11 +63,13 @@ export function ProjectRoleSelect({
     <span className="text-muted-foreground">No project roles</span>
   )
   if (!canAssign) return <div className="flex flex-wrap gap-1">{badges}</div>
+  // the accessible name starts with what the button shows (WCAG 2.5.3 label in name)
+  const shown = current.length ? current.map((id) => byId.get(id)?.name ?? id).join(' ') : 'No project roles'
 
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="outline" size="sm" className="h-auto min-h-7 w-full max-w-72 justify-between gap-2 py-1 font-normal" aria-label={`Project roles of ${member.name}`}>
+        <Button variant="outline" size="sm" className="h-auto min-h-7 w-full max-w-72 justify-between gap-2 py-1 font-normal" aria-label={`${shown}: project roles of ${member.name}`}>
           <span className="flex flex-wrap gap-1">{badges}</span>
           <ChevronDown className="text-muted-foreground" />
         </Button>

@@ -181,7 +181,7 @@ export function ProjectTable({
       {projects.length === 0 ? (
         empty
       ) : (
-        <div className="overflow-x-auto rounded-lg border bg-card">
+        <div className="relative overflow-x-auto rounded-lg border bg-card">
           <table className="w-full text-[13px]">
             <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
               {table.getHeaderGroups().map((group) => (

@@ -99,7 +99,7 @@ export function RolesManager({ data }: { data: RolesData }) {
           ) : null}
         </div>
       </CardHeader>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
       <table className="w-full text-sm" aria-label="Roles">
         <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
           <tr>

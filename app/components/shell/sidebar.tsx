@@ -93,7 +93,7 @@ export function Sidebar(props: SidebarProps) {
                   // A sibling of the Agents link, not inside it: nested anchors break hydration.
                   <Link
                     to={`/enroll?organizationId=${org!.id}`}
-                    className="absolute right-1.5 flex items-center gap-0.5 rounded px-1.5 py-0.5 text-[11px] text-sidebar-muted hover:bg-white/10 hover:text-white"
+                    className="absolute right-1.5 flex items-center gap-0.5 rounded px-1.5 py-0.5 text-[11px] text-sidebar-foreground hover:bg-white/10 hover:text-white"
                   >
                     <Plus className="size-3" /> Add Agent
                   </Link>

@@ -44,7 +44,7 @@ export function TokenTable({ tokens, label, showCreator = false }: { tokens: Tok
 
   return (
     <>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full min-w-[640px] text-sm [&_td]:whitespace-nowrap" aria-label={label}>
           <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
             <tr>

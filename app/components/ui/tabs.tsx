@@ -5,7 +5,7 @@ import { cn } from '~/utils/cn'
 export function LinkTabs({ tabs, className }: { tabs: { to: string; label: string; end?: boolean }[]; className?: string }) {
   return (
     // scrolls sideways on a phone; the base line is a shadow so the active tab's underline is not clipped
-    <nav className={cn('flex gap-1 overflow-x-auto shadow-[inset_0_-1px_0_hsl(var(--border))]', className)} role="tablist">
+    <nav className={cn('flex gap-1 relative overflow-x-auto shadow-[inset_0_-1px_0_hsl(var(--border))]', className)} role="tablist">
       {tabs.map((t) => (
         <NavLink
           key={t.to}
