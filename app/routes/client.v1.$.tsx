@@ -2,6 +2,7 @@ import { type ActionFunctionArgs } from '@remix-run/node'
 import { apiCalls } from '~/api/index.server'
 import { type ApiContext } from '~/api/registry.server'
 import { DomainError, fromZodIssues } from '~/domain/errors'
+import { recordTokenCall } from '~/domain/audit/api-calls.server'
 import { resolveToken, userActor } from '~/domain/auth/session.server'
 import { readSessionToken, requestInfo } from '~/utils/auth.server'
 
@@ -60,9 +61,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const e = fromZodIssues(parsed.error.issues)
     return error(e.code, e.message, e.status, e.issues)
   }
+  const response = await run(call, name, { actor, info, request, token }, parsed.data)
+  await recordTokenCall(actor, name, response.status)
+  return response
+}
+
+async function run(call: (typeof apiCalls)[string], name: string, ctx: ApiContext, input: unknown): Promise<Response> {
   try {
-    const ctx: ApiContext = { actor, info, request, token }
-    const result = await (call.handler as (c: ApiContext, i: unknown) => Promise<object>)(ctx, parsed.data)
+    const result = await (call.handler as (c: ApiContext, i: unknown) => Promise<object>)(ctx, input)
     return json(result ?? {})
   } catch (e) {
     if (e instanceof DomainError) return error(e.code, e.message, e.status, e.issues)

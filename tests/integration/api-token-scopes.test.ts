@@ -122,6 +122,18 @@ describe('API token scopes', () => {
     const record = await prisma.auditRecord.findFirstOrThrow({ where: { organizationId: org.id }, orderBy: { createdAt: "desc" } })
     expect(record.userName).toBe(`${owner.name} via token Deploy script`)
   })
+
+  it('audits every call through a token, reads and refusals too, with the token name and the answer', async () => {
+    const { owner, org } = await world()
+    const { token } = await createApiToken(actorOf(owner), { name: 'Poller', scope: 'read' })
+    expect((await call('project/list', token, { organizationId: org.id })).status).toBe(200)
+    expect((await call('project/create', token, { organizationId: org.id, project: { name: 'Nope' } })).status).toBe(403)
+    const records = await prisma.auditRecord.findMany({ where: { userId: owner.id, action: 'api.call' }, orderBy: { createdAt: 'asc' } })
+    expect(records.map((r) => [r.userName, r.message, r.organizationId])).toEqual([
+      [`${owner.name} via token Poller`, 'project/list answered 200', null],
+      [`${owner.name} via token Poller`, 'project/create answered 403', null],
+    ])
+  })
 })
 
 describe('organization service tokens', () => {
