@@ -1,11 +1,8 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { Plus } from 'lucide-react'
-import { useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { CreateTokenDialog, NoTokens, TokenTable, tokenSpecFromForm } from '~/components/tokens/token-ui'
-import { Button } from '~/components/ui/button'
-import { Card, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
+import { CreateTokenDialog, NoTokens, TokenTable, TokensCardHeader, tokenSpecFromForm, useFreshTokenDialog } from '~/components/tokens/token-ui'
+import { Card } from '~/components/ui/card'
 import { createServiceToken, listServiceTokens, revokeServiceToken } from '~/domain/auth/service-tokens.server'
 import { invalid } from '~/domain/errors'
 import { requireUser } from '~/utils/auth.server'
@@ -36,33 +33,18 @@ export const handle = { breadcrumb: () => ({ label: 'Service Tokens', to: '.' })
 /** Organization settings, Service Tokens: tokens for CI that belong to the organization, not to a person. */
 export default function ServiceTokensTab() {
   const { tokens } = useLoaderData<typeof loader>()
-  const [creating, setCreating] = useState(false)
-  const [dialogKey, setDialogKey] = useState(0)
+  const dialog = useFreshTokenDialog()
   return (
     <Card>
-      <CardHeader className="flex-row items-center justify-between gap-4">
-        <div className="flex flex-col gap-1">
-          <CardTitle>Service Tokens</CardTitle>
-          <CardDescription>
-            Tokens for CI and automation. They belong to the organization, act only in it with the permissions chosen here, and keep working when
-            the person who created them leaves.
-          </CardDescription>
-        </div>
-        <Button
-          size="sm"
-          onClick={() => {
-            setDialogKey((k) => k + 1)
-            setCreating(true)
-          }}
-        >
-          <Plus /> New Token
-        </Button>
-      </CardHeader>
-      {tokens.length === 0 ? <NoTokens text="Create a service token for a CI pipeline or another system that calls the API." /> : <TokenTable tokens={tokens} label="Service Tokens" showCreator />}
+      <TokensCardHeader title="Service Tokens" onNew={dialog.openNew}>
+        Tokens for CI and automation. They belong to the organization, act only in it with the permissions chosen here, and keep working when
+        the person who created them leaves.
+      </TokensCardHeader>
+      {tokens.length === 0 ? <NoTokens title="No service tokens" text="Create a service token for a CI pipeline or another system that calls the API." /> : <TokenTable tokens={tokens} label="Service Tokens" showCreator />}
       <CreateTokenDialog
-        key={dialogKey}
-        open={creating}
-        onOpenChange={setCreating}
+        key={dialog.key}
+        open={dialog.open}
+        onOpenChange={dialog.setOpen}
         description="A service token gets at most the organization permissions you hold; never deleting or transferring the organization."
       />
     </Card>

@@ -1,11 +1,8 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { Plus } from 'lucide-react'
-import { useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { CreateTokenDialog, NoTokens, TokenTable, tokenSpecFromForm } from '~/components/tokens/token-ui'
-import { Button } from '~/components/ui/button'
-import { Card, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
+import { CreateTokenDialog, NoTokens, TokenTable, TokensCardHeader, tokenSpecFromForm, useFreshTokenDialog } from '~/components/tokens/token-ui'
+import { Card } from '~/components/ui/card'
 import { DateTime } from '~/components/ui/date-time'
 import { createApiToken, listApiTokens, listEndedApiTokens, revokeApiToken } from '~/domain/auth/api-tokens.server'
 import { invalid } from '~/domain/errors'
@@ -36,29 +33,13 @@ export const handle = { breadcrumb: () => ({ label: 'API Tokens', to: '.' }) }
 /** User settings, API Tokens: personal tokens for the CLI and scripts (list, create once-shown, revoke). */
 export default function ApiTokensTab() {
   const { tokens, ended } = useLoaderData<typeof loader>()
-  const [creating, setCreating] = useState(false)
-  // A fresh dialog (and fetcher) per opening, so a shown token never reappears.
-  const [dialogKey, setDialogKey] = useState(0)
+  const dialog = useFreshTokenDialog()
 
   return (
     <Card>
-      <CardHeader className="flex-row items-center justify-between gap-4">
-        <div className="flex flex-col gap-1">
-          <CardTitle>API Tokens</CardTitle>
-          <CardDescription>
-            Personal tokens let the <code className="font-mono">pixelfleet</code> CLI and your scripts act as you, within the token&apos;s scope. Treat them like passwords.
-          </CardDescription>
-        </div>
-        <Button
-          size="sm"
-          onClick={() => {
-            setDialogKey((k) => k + 1)
-            setCreating(true)
-          }}
-        >
-          <Plus /> New Token
-        </Button>
-      </CardHeader>
+      <TokensCardHeader title="API Tokens" onNew={dialog.openNew}>
+        Personal tokens let the <code className="font-mono">pixelfleet</code> CLI and your scripts act as you, within the token&apos;s scope. Treat them like passwords.
+      </TokensCardHeader>
       {tokens.length === 0 ? (
         <NoTokens text="Create one here, or run `pixelfleet login`, which creates a token for the CLI." />
       ) : (
@@ -83,9 +64,9 @@ export default function ApiTokensTab() {
         </div>
       ) : null}
       <CreateTokenDialog
-        key={dialogKey}
-        open={creating}
-        onOpenChange={setCreating}
+        key={dialog.key}
+        open={dialog.open}
+        onOpenChange={dialog.setOpen}
         description="Name the token after where it is used, and give it no more scope and time than it needs."
       />
     </Card>

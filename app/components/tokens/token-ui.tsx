@@ -1,11 +1,12 @@
 import { useFetcher } from '@remix-run/react'
-import { Check, Copy, KeyRound } from 'lucide-react'
+import { Check, Copy, KeyRound, Plus } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { toast } from 'sonner'
 import { EmptyState } from '~/components/page-header'
 import { Alert } from '~/components/ui/alert'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
+import { CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { DateTime } from '~/components/ui/date-time'
 import { ConfirmDialog, Dialog } from '~/components/ui/dialog'
 import { Field, issueFor, Label } from '~/components/ui/field'
@@ -96,10 +97,35 @@ export function TokenTable({ tokens, label, showCreator = false }: { tokens: Tok
   )
 }
 
-export function NoTokens({ text }: { text: string }) {
+/**
+ * A fresh create dialog (and fetcher) per opening, so a token shown once never reappears: `key`
+ * goes on the dialog, `openNew` on the button.
+ */
+export function useFreshTokenDialog() {
+  const [open, setOpen] = useState(false)
+  const [key, setKey] = useState(0)
+  return { open, setOpen, key, openNew: () => (setKey((k) => k + 1), setOpen(true)) }
+}
+
+/** The tokens card's header: title, what the tokens are for, and the New Token button. */
+export function TokensCardHeader({ title, children, onNew }: { title: string; children: React.ReactNode; onNew: () => void }) {
+  return (
+    <CardHeader className="flex-row items-center justify-between gap-4">
+      <div className="flex flex-col gap-1">
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{children}</CardDescription>
+      </div>
+      <Button size="sm" onClick={onNew}>
+        <Plus /> New Token
+      </Button>
+    </CardHeader>
+  )
+}
+
+export function NoTokens({ title = 'No API tokens', text }: { title?: string; text: string }) {
   return (
     <div className="p-4">
-      <EmptyState icon={<KeyRound className="size-8" />} title="No API tokens" text={text} />
+      <EmptyState icon={<KeyRound className="size-8" />} title={title} text={text} />
     </div>
   )
 }
