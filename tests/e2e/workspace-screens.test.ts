@@ -33,7 +33,8 @@ describe('organization edit screen', () => {
       await page.getByRole('tablist').first().getByRole('tab', { name: tab }).click()
       await page.waitForURL((url) => url.pathname === `${edit}/${path}`)
       await page.getByText(probe, { exact: true }).or(page.getByPlaceholder(probe)).first().waitFor()
-      expect(await page.getByRole('tablist').first().locator('[aria-current="page"]').textContent()).toBe(tab)
+      // the URL commits a moment before React re-renders the tab strip
+      await expect.poll(() => page.getByRole('tablist').first().locator('[aria-current="page"]').textContent()).toBe(tab)
     }
     // a tab URL opened directly shows that tab
     await page.goto(`${edit}/roles`)
