@@ -26,6 +26,7 @@ const mainPages = (agentId: string): [string, string, Who][] => [
   ['members', `${O}/members`, 'owner'],
   ['activity', `${O}/activity`, 'owner'],
   ['organization settings', `${O}/settings/general`, 'owner'],
+  ['service tokens', `${O}/settings/tokens`, 'owner'],
   ['profile settings', '/settings/profile', 'owner'],
   ['notification settings', '/settings/notifications', 'owner'],
   ['admin users', '/admin/users', 'admin'],
@@ -78,6 +79,17 @@ describe('phones and keyboards', () => {
         await page.waitForLoadState('load')
         const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth)
         if (scrollWidth > width) problems.push(`${width} px ${name}: page is ${scrollWidth} px wide`)
+        // a tab strip that scrolls sideways shows its active tab (the last tabs sit past a phone's edge)
+        const activeTabShown = await page
+          .waitForFunction(() => {
+            const active = document.querySelector('[role=tablist] [aria-current="page"]')
+            if (!active) return true
+            const strip = active.closest('[role=tablist]')!.getBoundingClientRect()
+            const tab = active.getBoundingClientRect()
+            return tab.left >= strip.left - 1 && tab.right <= strip.right + 1
+          }, undefined, { timeout: 5_000 })
+          .then(() => true, () => false)
+        if (!activeTabShown) problems.push(`${width} px ${name}: the active tab is scrolled out of sight in its tab strip`)
         // axe once per page, at the desktop width where the sidebar (and its menus) is on screen
         if (width > 768) for (const v of await axeViolations(page)) problems.push(`${width} px ${name}: ${v}`)
         await page.close()
@@ -88,7 +100,6 @@ describe('phones and keyboards', () => {
   }, 600_000)
 
   it('offers a skip link first and marks sortable headers with aria-sort', async () => {
-    await demoAgent('Dialog Check Agent', 'SN-DIALOG')
     const byWho = await contexts(390)
     const login = await byWho.anonymous.newPage()
     await login.goto('/login')
@@ -110,10 +121,13 @@ describe('phones and keyboards', () => {
   }, 120_000)
 
   it('returns focus to the opener of a dialog and fits the dialog into a phone', async () => {
+    await demoAgent('Dialog Check Agent', 'SN-DIALOG')
     const byWho = await contexts(390)
     const page = await byWho.owner.newPage()
     await page.goto(`${O}/agents`)
     const remove = page.getByRole('button', { name: 'Remove Dialog Check Agent' })
+    await remove.waitFor()
+    await page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter)) // hydrated
     await remove.focus()
     await page.keyboard.press('Enter')
     const dialog = page.getByRole('alertdialog')

@@ -14,13 +14,25 @@ export function useReturnFocus(open: boolean) {
     opener.current = active instanceof HTMLElement && active !== document.body && !inMenu(active) ? active : lastOutsideMenu
   }, [open])
   return useCallback((event: Event) => {
-    const target = opener.current
+    const target = reconnected(opener.current)
     opener.current = null
-    if (target && target.isConnected) {
+    if (target) {
       event.preventDefault()
       target.focus()
     }
   }, [])
+}
+
+/**
+ * The opener, or its replacement when a live update re-rendered the list it sat in while the
+ * dialog was open (same tag and accessible label, e.g. the row's "Remove Arena North FOH" button).
+ */
+function reconnected(target: HTMLElement | null): HTMLElement | null {
+  if (!target) return null
+  if (target.isConnected) return target
+  const label = target.getAttribute('aria-label')
+  if (!label) return null
+  return document.querySelector<HTMLElement>(`${target.tagName.toLowerCase()}[aria-label="${CSS.escape(label)}"]`)
 }
 
 let lastOutsideMenu: HTMLElement | null = null
