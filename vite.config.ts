@@ -9,7 +9,21 @@ declare module '@remix-run/node' {
   }
 }
 
-export default defineConfig({
+/**
+ * Client chunks for first loads on phones (docs/benchmarks.md, Pages on phones): Rollup's default
+ * splits every shared icon and UI primitive into its own file, so a page fetched 25-60 scripts of
+ * 0.3-30 KB. These libraries are needed by nearly every page; one chunk each costs a few KB more
+ * on the login page and saves dozens of requests everywhere. Charts, maps and tables stay split.
+ */
+const SHARED_UI = /node_modules\/(@radix-ui|@floating-ui|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|detect-node-es|tslib|sonner|class-variance-authority|clsx|tailwind-merge|lucide-react)\//
+function manualChunks(id: string): string | undefined {
+  if (SHARED_UI.test(id)) return 'ui-vendor'
+  if (/\/app\/components\/ui\//.test(id)) return 'ui'
+  return undefined
+}
+
+export default defineConfig(({ isSsrBuild }) => ({
+  build: isSsrBuild ? {} : { rollupOptions: { output: { manualChunks } } },
   server: { hmr: process.env.PIXELFLEET_HMR === 'off' ? false : undefined },
   plugins: [
     // Vitest runs domain and route code directly; the Remix plugin is only for the app build.
@@ -38,4 +52,4 @@ export default defineConfig({
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
   },
-})
+}))

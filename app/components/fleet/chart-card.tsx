@@ -1,6 +1,7 @@
 import { BarChart3, Table2 } from 'lucide-react'
 import { lazy, Suspense, useState, type ReactNode } from 'react'
 import type { ChartDatum } from '~/domain/fleet/labels'
+import { useNearViewport } from './use-near-viewport'
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card'
 
 const ChartBody = lazy(() => import('./chart-body'))
@@ -27,6 +28,7 @@ export function ChartCard({
   children?: ReactNode
 }) {
   const [view, setView] = useState<'chart' | 'table'>('chart')
+  const [chartArea, nearViewport] = useNearViewport<HTMLDivElement>()
   const hasMessage = data.some((d) => d.message)
   const empty = data.every((d) => !d.count)
   const chartHeight = height ?? (layout === 'vertical' ? (data.length ? data.length * barSize : 100) : 220)
@@ -72,12 +74,14 @@ export function ChartCard({
             </tbody>
           </table>
         ) : (
-          <div style={{ height: chartHeight }} className="relative" data-chart={title}>
+          <div ref={chartArea} style={{ height: chartHeight }} className="relative" data-chart={title}>
             {empty ? <p className="absolute inset-0 flex items-center justify-center text-xs text-muted-foreground">No data available</p> : null}
-            {/* recharts (~110 KB gzip) loads in its own chunk after the page is interactive */}
-            <Suspense fallback={null}>
-              <ChartBody data={data} layout={layout} barSize={barSize} colors={colors} />
-            </Suspense>
+            {/* recharts (~110 KB gzip) loads in its own chunk after the page is interactive, once the chart is near the screen */}
+            {nearViewport ? (
+              <Suspense fallback={null}>
+                <ChartBody data={data} layout={layout} barSize={barSize} colors={colors} />
+              </Suspense>
+            ) : null}
           </div>
         )}
         {children}

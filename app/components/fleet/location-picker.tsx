@@ -2,6 +2,7 @@ import type * as Leaflet from 'leaflet'
 import type { GeometryCollection, Topology } from 'topojson-specification'
 import { useEffect, useRef, useState } from 'react'
 import { boundsAround, PICK_DELAY_MS, type LatLong } from './location-bounds'
+import { useNearViewport } from './use-near-viewport'
 
 export type MapPoint = LatLong & { label: string; tone: 'geoip' | 'manual' }
 
@@ -15,7 +16,8 @@ const TONE_COLOR = { geoip: '#0284c7', manual: '#dc2626' } as const
  * PICK_DELAY_MS after the map appeared (spec 02 section 9), so a stray early click does nothing.
  */
 export function LocationPicker({ start, points, tileUrl, onPick }: { start: LatLong; points: MapPoint[]; tileUrl?: string | null; onPick?: (point: LatLong) => void }) {
-  const element = useRef<HTMLDivElement>(null)
+  // Leaflet and the land outlines (~550 KB of JSON to parse and draw) load once the map is near the screen
+  const [element, nearViewport] = useNearViewport<HTMLDivElement>()
   const map = useRef<Leaflet.Map | null>(null)
   const leaflet = useRef<typeof Leaflet | null>(null)
   const markers = useRef<Leaflet.LayerGroup | null>(null)
@@ -24,6 +26,7 @@ export function LocationPicker({ start, points, tileUrl, onPick }: { start: LatL
   const [ready, setReady] = useState(false)
 
   useEffect(() => {
+    if (!nearViewport) return
     let cancelled = false
     let created: Leaflet.Map | null = null
     void (async () => {
@@ -64,7 +67,7 @@ export function LocationPicker({ start, points, tileUrl, onPick }: { start: LatL
       map.current = null
     }
     // the map is built once per starting point and tile source
-  }, [start.lati, start.long, tileUrl]) // eslint-disable-line react-hooks/exhaustive-deps
+  }, [nearViewport, start.lati, start.long, tileUrl]) // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     const L = leaflet.current

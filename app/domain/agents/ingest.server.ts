@@ -525,19 +525,42 @@ function settle(jobs: Job[], outcomes: Outcome[]) {
   })
 }
 
+/** A message failed inside the fast (savepoint-free) attempt at a batch. */
+class MessageFailed extends Error {}
+
 /**
- * One transaction for the jobs; each runs in its own savepoint so a message that fails (unknown
- * agent, constraint) is rolled back alone and the rest commit. Then last seen, presence, usage and
- * events of the whole batch; change events only after the commit.
+ * One transaction for the jobs. First without a savepoint per message (two statements fewer
+ * each); if any message fails, that attempt is rolled back and the batch runs again with each
+ * message in its own savepoint, so the one that fails (unknown agent, constraint) is rolled back
+ * alone and the rest commit. Then last seen, presence, usage and events of the whole batch;
+ * change events only after the commit.
  */
 function commit(db: Database, jobs: Job[]): Outcome[] {
+  try {
+    return commitOnce(db, jobs, false)
+  } catch (error) {
+    if (!(error instanceof MessageFailed)) throw error
+    // caches may hold what the rolled-back attempt wrote
+    for (const job of jobs) agents.delete(job.agentId)
+    return commitOnce(db, jobs, true)
+  }
+}
+
+function commitOnce(db: Database, jobs: Job[], savepoints: boolean): Outcome[] {
   const now = new Date()
   const batch: Batch = { now, nowText: sqlDate(now), sql: statementsOf(db), seen: new Set(), presence: new Map(), usage: new Map(), events: [], changes: new Map() }
-  const runAlone = db.transaction((job: Job) => job.run(batch))
+  const runAlone = savepoints ? db.transaction((job: Job) => job.run(batch)) : null
   // IMMEDIATE: take the write lock up front (busy_timeout waits for it) rather than failing when a
   // read snapshot cannot be upgraded because another connection committed meanwhile.
   const outcomes = db.transaction(() => {
     const results = jobs.map((job): Outcome => {
+      if (!runAlone) {
+        try {
+          return { ok: true, value: job.run(batch) }
+        } catch {
+          throw new MessageFailed()
+        }
+      }
       try {
         return { ok: true, value: runAlone(job) }
       } catch (error) {

@@ -1,0 +1,111 @@
+// node --import tsx bench/ingest-cpu.ts [--agents 500] [--rounds 40] [--batch 250] [--profile file.cpuprofile]
+// The ingest worker's work alone, in this thread, without MQTT or a scheduler race: raw
+// updateClientState payloads (the same ~2.4 KB reports as bench/ingest.ts) go through ingestRaw
+// (size check, JSON parse, validation, the batch transaction, the response) in batches like the
+// worker receives them. Prints CPU time per message (user + system of this process), which barely
+// depends on the machine's load, and the time spent in garbage collection.
+import fs from 'node:fs'
+import path from 'node:path'
+import { Session } from 'node:inspector/promises'
+import { PerformanceObserver } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { agentCallSchemas, type UpdateClientStateRequest } from '../broker/protocol'
+import { loadConfig } from '../server/config'
+import { migrateDatabase } from '../server/migrate'
+import { setConfig } from '../app/utils/env.server'
+import { disconnectDatabase, prisma } from '../app/utils/db.server'
+import { writeIngestOn } from '../app/domain/agents/ingest.server'
+import { ingestRaw } from '../app/domain/agents/ingest-raw.server'
+import { openIngestDatabase } from '../app/domain/agents/ingest-sql.server'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const { values } = parseArgs({ options: { agents: { type: 'string', default: '500' }, rounds: { type: 'string', default: '40' }, batch: { type: 'string', default: '250' }, profile: { type: 'string', default: '' } } })
+const AGENTS = Number(values.agents)
+const ROUNDS = Number(values.rounds)
+const BATCH = Number(values.batch)
+const file = `/tmp/pixelfleet-ingest-cpu-${process.pid}.db`
+const databaseUrl = `file:${file}`
+
+/** As bench/ingest.ts: one processor, 8 receiver rows, a switch, a PDU, an alert and a deviation. */
+function stateOf(agent: number, minute: number, alertCount: number): UpdateClientStateRequest {
+  return {
+    systems: [
+      {
+        id: 'main',
+        name: `Stage ${agent}`,
+        devices: [
+          { id: 'proc', component: 'processor', product: 'MX40', serial: `P${agent}`, name: 'Processor', versionSoftware: '3.2.1', properties: { genlockFrequency: 50, inputSource: 'HDMI 1', inputFormat: '1080p50' } },
+          ...Array.from({ length: 8 }, (_, t) => ({ id: `rx-${t}`, component: 'receiver' as const, product: 'Tile', serial: `T${agent}-${t}`, name: `Tile row ${t}`, parent: 'proc', count: 3 })),
+          { id: 'sw', component: 'switch', product: 'SW24', name: 'Switch' },
+          { id: 'pdu', component: 'pdu', product: 'PDU8', name: 'PDU', properties: { current: 7.2 } },
+        ],
+        alerts: [{ key: 'recv.tempHigh', component: 'receiver', device: 'rx-1', message: 'Receiver over temperature', severity: 3, history: [{ timestamp: new Date(minute).toISOString(), count: alertCount }] }],
+        deviations: [{ key: 'fw.mismatch', component: 'receiver', message: 'Firmware differs', severity: 5, history: [{ timestamp: new Date(minute - (minute % 3_600_000)).toISOString(), count: 2 }] }],
+      },
+    ],
+  }
+}
+
+async function main() {
+  fs.rmSync(file, { force: true })
+  await migrateDatabase(databaseUrl, root)
+  setConfig(loadConfig({ ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', SEED_DEMO: 'false' }))
+  const ids = Array.from({ length: AGENTS }, (_, i) => `cpu-agent-${String(i).padStart(6, '0')}`)
+  await prisma.agent.createMany({ data: ids.map((id) => ({ id, secretHash: 'x', product: 'Bench', serial: id })) })
+  await disconnectDatabase()
+  writeIngestOn(openIngestDatabase(databaseUrl), () => {})
+  const now = Date.now()
+  const minute = now - (now % 60_000)
+  // like real agents: a requestId of their own on every request
+  let requestNo = 0
+  const payload = (agent: number, count: number) => new Uint8Array(Buffer.from(JSON.stringify({ ...stateOf(agent, minute, count), requestId: String(++requestNo) })))
+  const meta = { ip: '127.0.0.1', receivedAt: new Date() }
+  const send = async (from: number, round: number) => {
+    const jobs = []
+    for (let i = 0; i < BATCH; i++) {
+      const agent = (from + i) % AGENTS
+      jobs.push(ingestRaw(ids[agent], 'updateClientState', payload(agent, round % 20 < 10 ? 1 : 0), { ...meta, receivedAt: new Date() }))
+    }
+    const outcomes = await Promise.all(jobs)
+    const bad = outcomes.find((o) => o.refusal || o.failed)
+    if (bad) throw new Error(bad.refusal ?? bad.failed)
+  }
+  for (let a = 0; a < AGENTS; a += BATCH) await send(a, 0) // first reports create the rows
+  let gcMs = 0
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration
+  })
+  observer.observe({ entryTypes: ['gc'] })
+  // payload building is measured apart and subtracted
+  const build = process.cpuUsage()
+  for (let r = 0; r < ROUNDS * BATCH; r++) payload(r % AGENTS, r)
+  const buildUs = process.cpuUsage(build)
+  const session = values.profile ? new Session() : null
+  if (session) {
+    session.connect()
+    await session.post('Profiler.enable')
+    await session.post('Profiler.start')
+  }
+  const start = process.cpuUsage()
+  const started = performance.now()
+  for (let r = 1; r <= ROUNDS; r++) await send((r * BATCH) % AGENTS, r)
+  const used = process.cpuUsage(start)
+  const wall = performance.now() - started
+  observer.disconnect()
+  if (session) {
+    const { profile } = await session.post('Profiler.stop')
+    fs.writeFileSync(values.profile!, JSON.stringify(profile))
+    session.disconnect()
+  }
+  const messages = ROUNDS * BATCH
+  const cpuMs = (used.user + used.system - buildUs.user - buildUs.system) / 1000
+
+  console.log(
+    `${messages} messages in batches of ${BATCH}: ${(cpuMs / messages).toFixed(3)} ms CPU per message (${(wall / messages).toFixed(3)} ms wall), GC ${(gcMs / messages).toFixed(3)} ms per message`,
+  )
+  void agentCallSchemas
+  fs.rmSync(file, { force: true })
+}
+
+await main()
