@@ -61,8 +61,8 @@ describe('access explainer', () => {
     const places = [null, projects.Main, projects.Stage, projects.Booth, projects.Other]
     let checked = 0
     let granted = 0
-    // every third permission of the catalogue plus the ones the roles above differ on (keeps the run short)
-    const permissions = [...new Set([...ALL_PERMISSIONS.filter((_, i) => i % 3 === 0), 'org.view', 'org.delete', 'project.view', 'project.agents.connect', 'agent.assignToProject', 'agent.delete', 'note.list'] as const)]
+    // every fifth permission of the catalogue plus the ones the roles above differ on (keeps the run short)
+    const permissions = [...new Set([...ALL_PERMISSIONS.filter((_, i) => i % 5 === 0), 'org.view', 'org.delete', 'project.view', 'project.agents.connect', 'agent.assignToProject', 'agent.delete', 'note.list'] as const)]
     for (const name of members) {
       for (const permission of permissions) {
         for (const projectId of places) {

@@ -75,7 +75,7 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
         <h2>Agents offline</h2>
         <p className="rr-def">Not seen in the last {report.connectedWindowMinutes} minutes, or disabled.</p>
         {report.offline.length ? (
-          <table>
+          <div className="rr-scroll"><table>
             <thead>
               <tr><th>Agent</th><th>Last seen</th><th className="rr-num">Systems</th></tr>
             </thead>
@@ -84,14 +84,14 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
                 <tr key={a.id}><td>{a.name}{a.disabled ? ' (disabled)' : ''}</td><td>{when(a.lastSeen)}</td><td className="rr-num">{a.systems}</td></tr>
               ))}
             </tbody>
-          </table>
+          </table></div>
         ) : <p className="rr-empty">Every agent is connected.</p>}
       </section>
 
       <section>
         <h2>Tiles over temperature</h2>
         {report.tilesOverTemperature.length ? (
-          <table>
+          <div className="rr-scroll"><table>
             <thead>
               <tr><th>Severity</th><th>Agent</th><th>System</th><th>Device</th><th>Message</th><th>Latest</th></tr>
             </thead>
@@ -100,7 +100,7 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
                 <tr key={i.id}><td className={`sev-${i.severityLabel}`}>{i.severityLabel}</td><td>{i.agentName}</td><td>{i.systemName}</td><td className="rr-mono">{i.deviceKey ?? ''}</td><td>{i.message}</td><td>{when(i.latestAt)}</td></tr>
               ))}
             </tbody>
-          </table>
+          </table></div>
         ) : <p className="rr-empty">No tile reports a high temperature.</p>}
       </section>
 
