@@ -17,6 +17,8 @@ import { Input } from '~/components/ui/input'
 import { NativeSelect } from '~/components/ui/native-select'
 import { Tooltip } from '~/components/ui/tooltip'
 import { listInvites } from '~/domain/invites/invites.server'
+import { ExplainAccessCard } from '~/components/access/explain-access'
+import { explainChoices } from '~/domain/access/explain.server'
 import { listMembers, type Member, type MemberAccessRight } from '~/domain/members/members.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { type ApiError } from '~/utils/api-client'
@@ -29,11 +31,12 @@ import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor, access } = await requireOrgPermission(request, params.organizationId, 'org.view')
   const organizationId = access.organization.id
-  const [members, invites] = await Promise.all([
+  const [members, invites, explain] = await Promise.all([
     domainCall(() => listMembers(actor, organizationId)),
     access.can('org.user.invite') ? domainCall(() => listInvites(actor, organizationId)) : null,
+    domainCall(() => explainChoices(actor, organizationId)),
   ])
-  return { ...members, invites: invites?.invites ?? null }
+  return { ...members, invites: invites?.invites ?? null, explain, currentUserId: actor.userId }
 }
 
 export const meta: MetaFunction = () => [{ title: 'Members · Pixelfleet' }]
@@ -52,6 +55,7 @@ export default function MembersPage() {
       {capabilities.canUserAdd ? <InviteMemberForm roles={data.memberRoles} /> : null}
       <MembersTable members={data.members as Member[]} />
       {data.invites ? <InvitesTable invites={data.invites} /> : null}
+      <ExplainAccessCard organizationId={organization.id} choices={data.explain} currentUserId={data.currentUserId} />
     </div>
   )
 }

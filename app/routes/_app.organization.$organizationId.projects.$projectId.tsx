@@ -1,5 +1,7 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
-import { Outlet, useRouteLoaderData, type UIMatch } from '@remix-run/react'
+import { Link, Outlet, useRouteLoaderData, type UIMatch } from '@remix-run/react'
+import { ClipboardCheck } from 'lucide-react'
+import { Button } from '~/components/ui/button'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { PageHeader } from '~/components/page-header'
 import { type BreadcrumbHandle } from '~/components/shell/breadcrumbs'
@@ -42,7 +44,19 @@ export default function ProjectLayout() {
   ].filter((t): t is { to: string; label: string } => Boolean(t))
   return (
     <div>
-      <PageHeader title={project.name} subtitle={project.description || undefined} />
+      <PageHeader
+        title={project.name}
+        subtitle={project.description || undefined}
+        actions={
+          caps.canView ? (
+            <Button asChild variant="outline" size="sm">
+              <Link to={`${project.linkTo}/readiness`}>
+                <ClipboardCheck /> Readiness report
+              </Link>
+            </Button>
+          ) : null
+        }
+      />
       <LinkTabs className="mb-4" tabs={tabs.map((t) => ({ ...t, to: `${project.linkTo}/${t.to}` }))} />
       <Outlet />
     </div>

@@ -41,6 +41,7 @@ import { LastSeen, type LastSeenMode, nextLastSeenMode } from './last-seen'
 import { Switch } from './popover'
 import { ConnectionIcon, HealthCell, RemoteConnect, portalLink } from './status'
 import { SystemAssignSelect } from './system-assign'
+import { BulkBar, useAgentSelection } from './bulk-bar'
 import { useStableOrder } from './use-stable-order'
 
 export type AgentsTableData = {
@@ -154,8 +155,22 @@ export function AgentsTable({
   const rows = useStableOrder(data.rows, urlKey, liveSort)
 
   const header = (id: SortableColumn) => COLUMN_LABELS[id]
+  const bulk = useAgentSelection()
+  const pageIds = rows.map((r) => r.id)
+  const pageAllSelected = pageIds.length > 0 && pageIds.every(bulk.isSelected)
   const columns = useMemo<ColumnDef<AgentTableRow>[]>(
     () => [
+      {
+        id: 'select',
+        enableSorting: false,
+        enableHiding: false,
+        header: () => (
+          <input type="checkbox" className="size-3.5 align-middle accent-primary" aria-label="Select all on this page" checked={pageAllSelected} onChange={(e) => bulk.togglePage(pageIds, e.target.checked)} />
+        ),
+        cell: ({ row }) => (
+          <input type="checkbox" className="size-3.5 align-middle accent-primary" aria-label={`Select ${row.original.name}`} checked={bulk.isSelected(row.original.id)} onChange={(e) => bulk.toggle(row.original.id, e.target.checked)} />
+        ),
+      },
       {
         id: 'expand',
         enableSorting: false,
@@ -263,7 +278,8 @@ export function AgentsTable({
         ),
       },
     ],
-    [organization.id, now, lastSeenMode, canDelete, location.pathname, location.search],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the selection's state is read through `bulk`, which changes with it
+    [organization.id, now, lastSeenMode, canDelete, location.pathname, location.search, bulk.selection, pageAllSelected],
   )
 
   const table = useReactTable({
@@ -381,6 +397,17 @@ export function AgentsTable({
         </div>
       </div>
 
+      <BulkBar
+        organizationId={organization.id}
+        state={bulk}
+        total={data.total}
+        pageIds={pageIds}
+        projects={data.assignableProjects}
+        canUnassign={data.canUnassign}
+        canAssign={canAssign}
+        canDelete={canDelete}
+      />
+
       {sorting.length || expandedCount ? (
         <div className="flex flex-wrap items-center gap-4 text-xs text-muted-foreground">
           {sorting.length ? (
@@ -413,7 +440,7 @@ export function AgentsTable({
                   const sorted = sorting.find((s) => s.id === id)
                   const position = sorting.findIndex((s) => s.id === id)
                   return (
-                    <th key={h.id} className={cn('h-9 whitespace-nowrap px-2 font-medium', h.column.id === 'expand' && 'w-8')} aria-sort={sorted ? (sorted.desc ? 'descending' : 'ascending') : sortable ? 'none' : undefined}>
+                    <th key={h.id} className={cn('h-9 whitespace-nowrap px-2 font-medium', (h.column.id === 'expand' || h.column.id === 'select') && 'w-8')} aria-sort={sorted ? (sorted.desc ? 'descending' : 'ascending') : sortable ? 'none' : undefined}>
                       {sortable ? (
                         <DropdownMenu>
                           <DropdownMenuTrigger asChild>
@@ -553,8 +580,8 @@ function AgentRowView({
       </tr>
       {row.getIsExpanded() ? (
         <tr className="border-b bg-muted/20">
-          <td />
-          <td colSpan={colSpan - 1} className="px-2 pb-3 pt-1">
+          <td colSpan={2} />
+          <td colSpan={colSpan - 2} className="px-2 pb-3 pt-1">
             {agent.systems.length ? (
               <table className="text-xs">
                 <thead className="text-muted-foreground">

@@ -85,7 +85,7 @@ export async function queryAgentIds(scope: FleetScope, query: Omit<AgentTableQue
 export type AgentTableRow = Awaited<ReturnType<typeof loadAgentRows>>[number]
 
 /** Full rows for a list of agent ids, in that order. */
-async function loadAgentRows(scope: FleetScope, ids: string[], now = Date.now()) {
+export async function loadAgentRows(scope: FleetScope, ids: string[], now = Date.now()) {
   const [agents, extras, counts] = await Promise.all([
     prisma.agent.findMany({ where: { id: { in: ids } }, select: agentSelect }),
     loadAgentExtras(scope, ids),
