@@ -2,13 +2,12 @@ import http from 'node:http'
 import { type AddressInfo, type Server } from 'node:net'
 import path from 'node:path'
 import { type ServerBuild } from '@remix-run/node'
-import compression from 'compression'
 import express from 'express'
 import { type Config } from './config'
 import { brokerAuthRouter, brokerVhost } from '../broker/http-auth.server'
 import { clientInfoMiddleware, csrfMiddleware, pathGuard, remixHandler } from './request-guards'
 import { securityHeaders } from './security-headers'
-import { coalesceFlush } from './coalesce-flush'
+import { compressResponses } from './compress-response'
 
 export type WebServer = { server: http.Server; port: number; close: () => Promise<void> }
 
@@ -21,8 +20,7 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
   app.disable('x-powered-by')
   app.set('trust proxy', config.TRUST_PROXY)
   app.use(securityHeaders(config, options))
-  app.use(compression({ filter: (req, res) => !String(res.getHeader('Content-Type') ?? '').includes('text/event-stream') && compression.filter(req, res) }))
-  app.use(coalesceFlush())
+  app.use(compressResponses())
 
   app.use(clientInfoMiddleware())
   app.use(pathGuard())
@@ -41,7 +39,9 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
   } else {
     const buildDir = path.join(options.root, 'build')
     app.use('/assets', express.static(path.join(buildDir, 'client/assets'), { immutable: true, maxAge: '1y' }))
-    app.use(express.static(path.join(buildDir, 'client'), { maxAge: '1h' }))
+    // Only names with an extension are files there (favicon.svg, ...): pages skip the stat() per request.
+    const publicFiles = express.static(path.join(buildDir, 'client'), { maxAge: '1h' })
+    app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()))
     build = (await import(path.join(buildDir, 'server/index.js'))) as ServerBuild
   }
   app.all('*', remixHandler(build, options.dev ? 'development' : 'production', (_req, res) => ({ cspNonce: res.locals.cspNonce as string })))

@@ -1,3 +1,4 @@
+import './route-match-cache'
 // Deep import: the adapter's own request/response converters (not re-exported from its index).
 import { createRemixRequest, sendRemixResponse } from '@remix-run/express/dist/server.js'
 import { createRequestHandler as createNodeHandler, type ServerBuild } from '@remix-run/node'

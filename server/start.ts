@@ -1,5 +1,6 @@
 // `npm start`: migrate, build when sources changed, seed demo data, then serve web + broker + relay
 // (+ a simulated fleet). `npm run dev` serves through Vite instead of the build.
+import './route-match-cache'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildApp, buildIsStale } from './build'

@@ -3,7 +3,7 @@ import { Link, useLoaderData, useLocation } from '@remix-run/react'
 import { ChevronDown, ChevronRight, ExternalLink } from 'lucide-react'
 import { Fragment, useEffect, useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { ComponentIcon } from '~/components/fleet/device-tree'
+import { ComponentIconSprite, SpriteComponentIcon } from '~/components/fleet/component-icon-sprite'
 import { LastSeen } from '~/components/fleet/last-seen'
 import { ConnectionIcon, HealthCell, RemoteConnect, portalLink } from '~/components/fleet/status'
 import { EmptyState } from '~/components/page-header'
@@ -40,6 +40,7 @@ export default function ProjectAgents() {
   if (!rows.length) return <EmptyState title="No agents" text="No system of this project (or its sub-projects) is reporting yet." />
   return (
     <div className="flex flex-col gap-2">
+    <ComponentIconSprite />
     <div className="relative overflow-x-auto rounded-lg border bg-card">
       <table className="w-full text-[13px]">
         <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
@@ -99,7 +100,7 @@ export default function ProjectAgents() {
                   <span className="flex flex-wrap items-center gap-x-4 gap-y-1">
                     {a.devices.map((d) => (
                       <span key={d.component} className="flex items-center gap-1">
-                        <ComponentIcon component={d.component} />
+                        <SpriteComponentIcon component={d.component} />
                         {d.count} {componentLabel(d.component, d.count)}
                       </span>
                     ))}

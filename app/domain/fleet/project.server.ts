@@ -92,7 +92,7 @@ export async function projectOverview(actor: Actor, organizationId: string, proj
 }
 
 /** Rows per page of the Agents tab (each row carries a device summary). */
-export const PROJECT_AGENTS_PAGE_SIZE = 50
+export const PROJECT_AGENTS_PAGE_SIZE = 25
 /** Systems per page of the Devices tab (each with its device tree, ~20 devices in a typical wall). */
 export const PROJECT_DEVICE_SYSTEMS_PAGE_SIZE = 25
 

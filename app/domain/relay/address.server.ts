@@ -31,10 +31,16 @@ export function isPortalOrigin(origin: string | undefined, relayHost: string | u
   }
 }
 
-/** The relay's public scheme and port suffix (`:3001`, or '' for the scheme's default port). */
+let scheme: { url: string; protocol: string; port: string } | null = null
+
+/** The relay's public scheme and port suffix (`:3001`, or '' for the scheme's default port); parsed once per address (read by every page's CSP). */
 function relayScheme() {
-  const base = new URL(getConfig().relayPublicUrl)
-  return { protocol: base.protocol, port: base.port ? `:${base.port}` : '' }
+  const url = getConfig().relayPublicUrl
+  if (scheme?.url !== url) {
+    const base = new URL(url)
+    scheme = { url, protocol: base.protocol, port: base.port ? `:${base.port}` : '' }
+  }
+  return scheme
 }
 
 /** The origin of one proxy session: `{hostLabel}.{RELAY_DOMAIN}` on the relay's public scheme and port. */
