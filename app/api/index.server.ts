@@ -16,6 +16,7 @@ import { auditCalls } from './audit.server'
 import { relayCalls } from './relay.server'
 import { adminOrgCalls } from './admin-orgs.server'
 import { adminUserCalls } from './admin-users.server'
+import { alarmCalls } from './alarms.server'
 
 /** Every /client/v1 call by name. Each concern keeps its calls in its own module. */
 export const apiCalls: ApiCalls = {
@@ -36,4 +37,5 @@ export const apiCalls: ApiCalls = {
   ...relayCalls,
   ...adminOrgCalls,
   ...adminUserCalls,
+  ...alarmCalls,
 }
