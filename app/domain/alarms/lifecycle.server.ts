@@ -18,6 +18,8 @@ import { prisma } from '~/utils/db.server'
  */
 
 export const ISSUES_PAGE_SIZE = 50
+/** The agent page shows every system's issues at once (issues age out after the 10-day history window). */
+const AGENT_ISSUES_PAGE_SIZE = 500
 const commentText = z.string({ invalid_type_error: 'Comment must be text' }).trim().max(2000, 'Comment must be at most 2000 characters')
 export const acknowledgeInput = z.object({ comment: commentText.default('') }).strict()
 export const commentInput = z.object({ text: commentText.min(1, 'Comment is required') }).strict()
@@ -57,8 +59,10 @@ const listSelect = {
 
 type ListRow = Prisma.IssueGetPayload<{ select: typeof listSelect }>
 
-function presentRow(i: ListRow, muted: boolean) {
+function presentRow(i: ListRow, muted: boolean, canManage = false) {
   return {
+    /** the viewer may acknowledge, comment and clear it */
+    canManage,
     id: i.id,
     kind: i.kind,
     key: i.key,
@@ -82,19 +86,20 @@ function presentRow(i: ListRow, muted: boolean) {
 }
 export type IssueRowView = ReturnType<typeof presentRow>
 
-async function listWhere(organizationId: string, where: Prisma.IssueWhereInput, page: number) {
+async function listWhere(access: OrganizationAccess, where: Prisma.IssueWhereInput, page: number, pageSize = ISSUES_PAGE_SIZE) {
+  const organizationId = access.organization.id
   const total = await prisma.issue.count({ where })
-  const pageCount = Math.max(1, Math.ceil(total / ISSUES_PAGE_SIZE))
+  const pageCount = Math.max(1, Math.ceil(total / pageSize))
   const current = Math.min(Math.max(1, page), pageCount)
   const [rows, policy] = await Promise.all([
-    prisma.issue.findMany({ where, select: listSelect, orderBy: [{ isActive: 'desc' }, { severity: 'asc' }, { latestAt: 'desc' }, { id: 'asc' }], skip: (current - 1) * ISSUES_PAGE_SIZE, take: ISSUES_PAGE_SIZE }),
+    prisma.issue.findMany({ where, select: listSelect, orderBy: [{ isActive: 'desc' }, { severity: 'asc' }, { latestAt: 'desc' }, { id: 'asc' }], skip: (current - 1) * pageSize, take: pageSize }),
     windowPolicy(organizationId),
   ])
   return {
-    issues: rows.map((r) => presentRow(r, policy.modeFor(r.system.projectId, r.severity) === 'muted')),
+    issues: rows.map((r) => presentRow(r, policy.modeFor(r.system.projectId, r.severity) === 'muted', manageable(access, r.system.projectId))),
     page: current,
     pageCount,
-    pageSize: ISSUES_PAGE_SIZE,
+    pageSize,
     total,
   }
 }
@@ -104,7 +109,7 @@ export async function listProjectIssues(actor: Actor, organizationId: string, pr
   const scope = await loadFleetScope(actor, organizationId, 'project.view')
   if (!scope.projects.has(projectId)) throw notFound('Project not found')
   if (!scope.access.can('project.view', projectId)) throw accessDenied()
-  const list = await listWhere(organizationId, { AND: [stateWhere(state), { system: { projectId: { in: scope.subtree(projectId) } } }] }, page)
+  const list = await listWhere(scope.access, { AND: [stateWhere(state), { system: { projectId: { in: scope.subtree(projectId) } } }] }, page)
   return { ...list, state, canManage: scope.access.can('project.update', projectId) }
 }
 
@@ -114,7 +119,7 @@ export async function listAgentIssues(actor: Actor, organizationId: string, agen
   const systems = await prisma.system.findMany({ where: { agentId, agent: { organizationId } }, select: { id: true, projectId: true } })
   const visible = systems.filter((s) => scope.canSeeSystem(s.projectId))
   if (visible.length === 0 && systems.length > 0) throw notFound('Agent not found')
-  return listWhere(organizationId, { AND: [stateWhere(state), { systemId: { in: visible.map((s) => s.id) } }] }, page)
+  return listWhere(scope.access, { AND: [stateWhere(state), { systemId: { in: visible.map((s) => s.id) } }] }, page, AGENT_ISSUES_PAGE_SIZE)
 }
 
 type Loaded = { access: OrganizationAccess; issue: Prisma.IssueGetPayload<{ include: { system: { select: { id: true; key: true; name: true; projectId: true; agent: { select: { id: true; clientName: true; organizationId: true } } } } } }> }
@@ -133,7 +138,8 @@ async function loadIssue(actor: Actor, organizationId: string, issueId: string):
   return { access, issue }
 }
 
-const canManage = ({ access, issue }: Loaded) => (issue.system.projectId ? access.can('project.update', issue.system.projectId) : access.can('org.update'))
+const manageable = (access: OrganizationAccess, projectId: string | null) => (projectId ? access.can('project.update', projectId) : access.can('org.update'))
+const canManage = ({ access, issue }: Loaded) => manageable(access, issue.system.projectId)
 
 function requireManage(loaded: Loaded) {
   if (!canManage(loaded)) throw accessDenied('You may not change issues of this project')
@@ -152,7 +158,7 @@ export async function getIssue(actor: Actor, organizationId: string, issueId: st
   const acknowledged = isAcknowledged(issue)
   return {
     issue: {
-      ...presentRow({ ...issue, _count: { comments: comments.length } } as ListRow, policy.modeFor(issue.system.projectId, issue.severity) === 'muted'),
+      ...presentRow({ ...issue, _count: { comments: comments.length } } as ListRow, policy.modeFor(issue.system.projectId, issue.severity) === 'muted', canManage(loaded)),
       deviceKey: issue.deviceKey,
       activation: issue.activation,
       createdAt: issue.createdAt.toISOString(),

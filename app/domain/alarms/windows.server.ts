@@ -29,7 +29,9 @@ const instant = (label: string) => z.coerce.date({ errorMap: () => ({ message: `
 /** One schema for create and update: a one-off (startsAt, endsAt) or weekly (weekdays, times, zone). */
 export const windowInput = z
   .discriminatedUnion('recurrence', [
-    z.object({ ...base, recurrence: z.literal('once'), startsAt: instant('Start'), endsAt: instant('End') }).strict(),
+    z
+      .object({ ...base, recurrence: z.literal('once'), startsAt: instant('Start'), endsAt: instant('End'), timeZone: z.string().refine(isTimeZone, 'Unknown time zone').default('UTC') })
+      .strict(),
     z
       .object({
         ...base,
@@ -61,7 +63,8 @@ const json = (value: number[]) => JSON.stringify([...new Set(value)].sort())
 
 function rowData(input: WindowInput) {
   const common = { kind: input.kind, name: input.name, recurrence: input.recurrence, severities: input.kind === 'show' ? json(input.severities) : '[]' }
-  if (input.recurrence === 'once') return { ...common, startsAt: input.startsAt, endsAt: input.endsAt, weekdays: '[]', startTime: '', endTime: '', timeZone: 'UTC' }
+  // A one-off window keeps the zone it was entered in, for showing its times.
+  if (input.recurrence === 'once') return { ...common, startsAt: input.startsAt, endsAt: input.endsAt, weekdays: '[]', startTime: '', endTime: '', timeZone: input.timeZone }
   return { ...common, startsAt: null, endsAt: null, weekdays: json(input.weekdays), startTime: input.startTime, endTime: input.endTime, timeZone: input.timeZone }
 }
 
@@ -121,7 +124,16 @@ export async function listWindows(actor: Actor, organizationId: string, projectI
 /** Windows in progress for a project (its own and its parents'): the banner of the project pages. */
 export async function activeWindows(actor: Actor, organizationId: string, projectId: string, now = new Date()) {
   const { windows } = await listWindows(actor, organizationId, projectId, now)
-  return windows.filter((w) => w.activeUntil).map((w) => ({ id: w.id, kind: w.kind, name: w.name, until: w.activeUntil!, timeZone: w.recurrence === 'weekly' ? w.timeZone : null }))
+  return windows
+    .filter((w) => w.activeUntil)
+    .map((w) => ({ id: w.id, kind: w.kind, name: w.name, until: w.activeUntil!, untilText: formatIn(new Date(w.activeUntil!), w.timeZone, now), timeZone: w.timeZone }))
+}
+
+/** "23:00" when the end is within a day, else "Sat 25 Oct 03:00", on the window's own clock (the same text on server and browser). */
+function formatIn(instant: Date, timeZone: string, now: Date): string {
+  const soon = instant.getTime() - now.getTime() < 86_400_000
+  const options: Intl.DateTimeFormatOptions = soon ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
+  return new Intl.DateTimeFormat('en-GB', { ...options, timeZone }).format(instant)
 }
 
 export async function createWindow(actor: Actor, organizationId: string, projectId: string, raw: unknown) {
