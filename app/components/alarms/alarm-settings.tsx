@@ -110,14 +110,15 @@ export function WindowsCard({ organizationId, projectId, windows, canManage }: {
   }
   return (
     <Card id="windows">
-      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-2 space-y-0">
-        <div>
+      <CardHeader className="flex flex-row items-start justify-between gap-3 space-y-0">
+        <div className="min-w-0 flex-1">
           <CardTitle>Show and Maintenance Windows</CardTitle>
           <CardDescription>During maintenance, notifications for this project and its sub-projects are muted. During a show, the chosen severities notify at once.</CardDescription>
         </div>
         {canManage ? (
           <Button
             size="sm"
+            className="shrink-0"
             onClick={() => {
               setEditing(null)
               setFormOpen(true)

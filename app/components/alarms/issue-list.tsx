@@ -118,7 +118,7 @@ export function IssueTable({
         <table className="w-full text-[13px]" aria-label="Issues">
           <thead className="text-left text-xs text-muted-foreground">
             <tr>
-              <th className="w-12 pb-1 pr-3 text-right font-medium">Count</th>
+              <th className="hidden w-12 pb-1 pr-3 text-right font-medium sm:table-cell">Count</th>
               <th className="pb-1 pr-3 font-medium">Severity</th>
               <th className="pb-1 pr-3 font-medium">State</th>
               <th className="pb-1 pr-3 font-medium">Message</th>
@@ -132,7 +132,7 @@ export function IssueTable({
           <tbody>
             {issues.map((i) => (
               <tr key={i.id} className="border-t align-top" data-issue={i.key}>
-                <td className="py-1.5 pr-3 text-right tabular-nums">{i.count}</td>
+                <td className="hidden py-1.5 pr-3 text-right tabular-nums sm:table-cell">{i.count}</td>
                 <td className="py-1.5 pr-3">
                   <SeverityBadge severity={i.severity} />
                 </td>
