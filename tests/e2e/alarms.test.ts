@@ -37,6 +37,7 @@ async function fixtures() {
     await issue('psu.fail', 2, 'Power supply failed', true)
     await issue('recv.tempHigh', 4, 'Tile over temperature', true)
     await issue('recv.linkLost', 3, 'Receiver link lost', false)
+    return agent.id
   } finally {
     await db.$disconnect()
   }
@@ -44,7 +45,7 @@ async function fixtures() {
 
 describe('alarm lifecycle and windows', () => {
   it('acknowledges with a comment, filters by state, and shows a maintenance window banner', async () => {
-    await fixtures()
+    const agentId = await fixtures()
     const context = await browser.newContext({ baseURL: portal.url, viewport: { width: 1400, height: 900 }, timezoneId: 'Europe/Berlin' })
     const owner = await signInAs(context, portal, DEMO_USERS.owner.email)
     const page = await context.newPage()
@@ -116,6 +117,12 @@ describe('alarm lifecycle and windows', () => {
     await page.getByRole('status').filter({ hasText: 'Maintenance window until' }).waitFor()
     await issues.getByRole('row').filter({ hasText: 'Tile over temperature' }).getByText('Muted').waitFor()
     await shoot(page, 'issues-muted')
+
+    // The agent detail page lists the same issues with the same filter.
+    await page.goto(`/organization/${DEMO_ORG_ID}/agents/${agentId}?issues=active-ack`)
+    await page.getByRole('table', { name: 'Issues' }).getByText('Power supply failed').waitFor()
+    expect(await page.getByRole('table', { name: 'Issues' }).getByText('Tile over temperature').count()).toBe(0)
+    await shoot(page, 'agent-detail')
     await context.close()
   })
 })
