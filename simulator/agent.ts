@@ -223,12 +223,14 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
   }
 
   ping() {
+    if (this.site.silent) return Promise.resolve(null)
     return this.call('ping', { metrics: { ...this.site.tcp }, tunnel: this.remote.state })
   }
 
-  /** Advances the simulated devices to now and reports the full state. */
+  /** Advances the simulated devices to now and reports the full state (nothing while the scenario keeps the agent silent). */
   async report() {
     this.site.tick(new Date())
+    if (this.site.silent) return null
     const result = await this.call('updateClientState', { systems: toSystemReports(this.site.systemsSnapshot()) })
     this.reports++
     this.emit('report', result)

@@ -7,7 +7,7 @@ import { type SimSystem } from './system'
  * then show the consequences (a tile heats up, genlock reads 'none') and the issue tracker turns
  * them into alerts and deviations that raise and clear over time.
  */
-export const SCENARIO_NAMES = ['healthy', 'mixed', 'tempHigh', 'genlockLost', 'switchPortDown', 'pduOverCurrent', 'deviations'] as const
+export const SCENARIO_NAMES = ['healthy', 'mixed', 'tempHigh', 'genlockLost', 'switchPortDown', 'pduOverCurrent', 'deviations', 'agentOffline'] as const
 export type ScenarioName = (typeof SCENARIO_NAMES)[number]
 
 export const SCENARIO_DESCRIPTIONS: Record<ScenarioName, string> = {
@@ -18,6 +18,12 @@ export const SCENARIO_DESCRIPTIONS: Record<ScenarioName, string> = {
   switchPortDown: 'a patched switch port drops its link in cycles: switch.portDown',
   pduOverCurrent: 'one PDU outlet surges in cycles: pdu.overCurrent as error (85 % of rating) then critical',
   deviations: 'no alerts; tiles on an older firmware (recv.firmwareMismatch) and an input format off the genlock rate (proc.inputFormat)',
+  agentOffline: "agents go silent (no reports, no pings) for 10 ticks of every 30, then report again: the portal's 'Agent offline' alarm raises and clears",
+}
+
+/** Ticks during which a scenario's agent sends nothing at all (it looks offline to the portal). */
+export const SILENT_TICKS: Partial<Record<ScenarioName, (tick: number) => boolean>> = {
+  agentOffline: (tick) => tick >= 6 && (tick - 6) % 30 < 10,
 }
 
 /** Faults applied during some ticks to some devices; `until` (exclusive) lets finished ones be dropped. */
@@ -131,6 +137,7 @@ const PLANS: Record<ScenarioName, (director: FaultDirector, tick: number) => voi
   deviations: (director, tick) => {
     if (tick === 0) for (const system of director.sites) persistentDeviations(director, system, { firmware: 1, format: 1 })
   },
+  agentOffline: () => {},
 }
 
 export function createFaultDirector(scenario: ScenarioName, systems: SimSystem[], rng: Random) {

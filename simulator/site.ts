@@ -1,6 +1,6 @@
 import { AGENT_PRODUCT, SITE_NAMES, SYSTEM_NAMES } from './devices/catalog'
 import { Random } from './random'
-import { type FaultDirector, type ScenarioName, createFaultDirector } from './scenarios'
+import { type FaultDirector, type ScenarioName, createFaultDirector, SILENT_TICKS } from './scenarios'
 import { type SiteProfile, SimSystem, type SystemSnapshot } from './system'
 
 export type SiteOptions = {
@@ -32,6 +32,7 @@ export class SimulatedSite {
   private readonly lossRate: number
   private ticks = 0
   private lastTick?: Date
+  private readonly silentAt: (tick: number) => boolean
 
   constructor(options: SiteOptions) {
     const rng = new Random(options.seed).fork(`agent-${options.index}`)
@@ -46,6 +47,7 @@ export class SimulatedSite {
       return new SimSystem(`sys-${i + 1}`, name, rng.fork(`system-${i + 1}`), options.profile ?? 'standard')
     })
     this.faults = createFaultDirector(options.scenario, this.systems, rng.fork('faults'))
+    this.silentAt = SILENT_TICKS[options.scenario] ?? (() => false)
     this.lossRate = this.rng.chance(0.2) ? this.rng.between(0.01, 0.04) : this.rng.between(0.0005, 0.006)
     this.tcp = { dataSegsOut: this.rng.int(2_000, 20_000), dsackDups: 0, totalRetrans: 0 }
     this.tcp.totalRetrans = Math.round(this.tcp.dataSegsOut * this.lossRate)
@@ -64,6 +66,11 @@ export class SimulatedSite {
 
   get tickCount() {
     return this.ticks
+  }
+
+  /** The scenario keeps the agent quiet now (after the last tick): no report, no ping. */
+  get silent(): boolean {
+    return this.ticks > 0 && this.silentAt(this.ticks - 1)
   }
 
   systemsSnapshot(): SystemSnapshot[] {

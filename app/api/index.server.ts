@@ -17,6 +17,7 @@ import { relayCalls } from './relay.server'
 import { adminOrgCalls } from './admin-orgs.server'
 import { adminUserCalls } from './admin-users.server'
 import { opsCalls } from './ops.server'
+import { alarmCalls } from './alarms.server'
 
 /** Every /client/v1 call by name. Each concern keeps its calls in its own module. */
 export const apiCalls: ApiCalls = {
@@ -38,4 +39,5 @@ export const apiCalls: ApiCalls = {
   ...adminOrgCalls,
   ...adminUserCalls,
   ...opsCalls,
+  ...alarmCalls,
 }

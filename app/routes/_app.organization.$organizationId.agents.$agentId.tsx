@@ -17,6 +17,9 @@ import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
 import { TimeAgo } from '~/components/ui/date-time'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { componentLabel } from '~/domain/fleet/labels'
+import { IssueStateTabs, IssueTable } from '~/components/alarms/issue-list'
+import { listAgentIssues } from '~/domain/alarms/lifecycle.server'
+import { ISSUE_STATE_LABELS, parseIssueState } from '~/domain/alarms/state'
 import { agentDetail } from '~/domain/fleet/agent-detail.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
@@ -28,7 +31,9 @@ import { useLiveRevalidate, useNow } from '~/utils/use-live-revalidate'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
   const detail = await domainCall(() => agentDetail(actor, params.organizationId!, params.agentId!))
-  return { ...detail, mapTileUrl: getConfig().MAP_TILE_URL ?? null }
+  const issueState = parseIssueState(new URL(request.url).searchParams.get('issues'))
+  const { issues } = await domainCall(() => listAgentIssues(actor, params.organizationId!, params.agentId!, issueState))
+  return { ...detail, issueState, issueList: issues, mapTileUrl: getConfig().MAP_TILE_URL ?? null }
 }
 
 type Data = Awaited<ReturnType<typeof loader>>
@@ -367,35 +372,16 @@ function SystemTab({ system, data, organizationId }: { system: SystemData; data:
           <CardTitle>System Health</CardTitle>
         </CardHeader>
         <CardContent>
-          {system.issues.length ? (
-            <table className="w-full text-[13px]">
-              <thead className="text-left text-xs text-muted-foreground">
-                <tr>
-                  <th className="pb-1 font-medium">Severity</th>
-                  <th className="pb-1 font-medium">Component</th>
-                  <th className="pb-1 font-medium">Message</th>
-                  <th className="pb-1 text-right font-medium">Count</th>
-                </tr>
-              </thead>
-              <tbody>
-                {system.issues.map((i) => (
-                  <tr key={i.id} className="border-t">
-                    <td className="py-1.5">
-                      <SeverityBadge severity={i.severity} />
-                    </td>
-                    <td className="py-1.5">{componentLabel(i.component)}</td>
-                    <td className="py-1.5">
-                      {i.message || i.key}
-                      <span className="ml-1 text-xs text-muted-foreground">({i.kind})</span>
-                    </td>
-                    <td className="py-1.5 text-right font-mono text-xs">{i.latestCount}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ) : (
-            <p className="text-sm text-muted-foreground">No issues reported</p>
-          )}
+          <IssueStateTabs state={data.issueState} />
+          <div className="mt-2">
+            <IssueTable
+              organizationId={organizationId}
+              issues={data.issueList.filter((i) => i.systemId === system.id)}
+              canManage={false}
+              showAgent={false}
+              emptyText={data.issueState === 'all' ? 'No issues reported' : `No ${ISSUE_STATE_LABELS[data.issueState].toLowerCase()} issues`}
+            />
+          </div>
         </CardContent>
       </Card>
       <Card>

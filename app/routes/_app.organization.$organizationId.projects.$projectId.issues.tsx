@@ -3,10 +3,12 @@ import { useLoaderData } from '@remix-run/react'
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SEVERITY_CHART_COLORS } from '~/components/fleet/chart-card'
-import { SeverityBadge } from '~/components/fleet/status'
+import { IssueStateTabs, IssueTable } from '~/components/alarms/issue-list'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
-import { Pager, pageParam } from '~/components/ui/pager'
-import { componentLabel, HISTORY_SEVERITIES } from '~/domain/fleet/labels'
+import { pageParam } from '~/components/ui/pager'
+import { listProjectIssues } from '~/domain/alarms/lifecycle.server'
+import { ISSUE_STATE_LABELS, parseIssueState } from '~/domain/alarms/state'
+import { HISTORY_SEVERITIES } from '~/domain/fleet/labels'
 import { projectIssues } from '~/domain/fleet/project.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
@@ -15,14 +17,19 @@ import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
-  return domainCall(() => projectIssues(actor, params.organizationId!, params.projectId!, Date.now(), { page: pageParam(request.url) }))
+  const state = parseIssueState(new URL(request.url).searchParams.get('issues'))
+  const [{ history }, list] = await Promise.all([
+    domainCall(() => projectIssues(actor, params.organizationId!, params.projectId!, Date.now(), { page: 1 })),
+    domainCall(() => listProjectIssues(actor, params.organizationId!, params.projectId!, state, pageParam(request.url))),
+  ])
+  return { history, list }
 }
 
 const LABELS: Record<string, string> = { critical: 'Critical', error: 'Error', warning: 'Warning', notice: 'Notice' }
 
-/** Issues tab: 'Issue History' (last 10 days, stacked by severity, 700 x 200) and 'Issue Counts'. */
+/** Issues tab: 'Issue History' (last 10 days, stacked by severity, 700 x 200) and the issues by state (alarm lifecycle). */
 export default function ProjectIssues() {
-  const { history, counts, page, pageCount, pageSize, total } = useLoaderData<typeof loader>()
+  const { history, list } = useLoaderData<typeof loader>()
   const { organization } = useOrganization()
   useLiveRevalidate(organization.id, ['issue', 'system', 'project'])
   return (
@@ -46,42 +53,18 @@ export default function ProjectIssues() {
         </CardContent>
       </Card>
       <Card>
-        <CardHeader>
+        <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2 space-y-0">
           <CardTitle>Issue Counts</CardTitle>
+          <IssueStateTabs state={list.state} />
         </CardHeader>
         <CardContent>
-          {counts.length ? (
-            <table className="w-full text-[13px]" aria-label="Issue Counts">
-              <thead className="text-left text-xs text-muted-foreground">
-                <tr>
-                  <th className="w-12 pb-1 pr-3 text-right font-medium">Count</th>
-                  <th className="pb-1 font-medium">Severity</th>
-                  <th className="pb-1 font-medium">Component</th>
-                  <th className="pb-1 font-medium">Message</th>
-                  <th className="pb-1 font-medium">System</th>
-                </tr>
-              </thead>
-              <tbody>
-                {counts.map((c) => (
-                  <tr key={c.id} className="border-t">
-                    <td className="py-1.5 pr-3 text-right tabular-nums">{c.count}</td>
-                    <td className="py-1.5">
-                      <SeverityBadge severity={c.severity} />
-                    </td>
-                    <td className="py-1.5">{componentLabel(c.component)}</td>
-                    <td className="py-1.5">{c.message}</td>
-                    <td className="whitespace-nowrap py-1.5 text-muted-foreground">
-                      {c.system} · {c.agent}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ) : null}
-          {counts.length ? <Pager className="mt-3" page={page} pageCount={pageCount} pageSize={pageSize} total={total} noun={total === 1 ? 'issue' : 'issues'} /> : null}
-          {counts.length ? null : (
-            <p className="text-sm text-muted-foreground">No issues reported</p>
-          )}
+          <IssueTable
+            organizationId={organization.id}
+            issues={list.issues}
+            canManage={list.canManage}
+            emptyText={list.state === 'all' ? 'No issues reported' : `No ${ISSUE_STATE_LABELS[list.state].toLowerCase()} issues`}
+            pager={{ page: list.page, pageCount: list.pageCount, pageSize: list.pageSize, total: list.total }}
+          />
         </CardContent>
       </Card>
     </div>

@@ -9,6 +9,9 @@ import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { listProjectMembers } from '~/domain/projects/projects.server'
+import { OfflineAlarmCard, WindowsCard } from '~/components/alarms/alarm-settings'
+import { getOfflineDelay } from '~/domain/alarms/offline.server'
+import { listWindows } from '~/domain/alarms/windows.server'
 import { useProject } from '~/routes/_app.organization.$organizationId.projects.$projectId'
 import { callApi } from '~/utils/api-client'
 import { domainCall } from '~/utils/errors.server'
@@ -18,13 +21,17 @@ import { requireOrgPermission } from '~/utils/org-route.server'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor, user } = await requireOrgPermission(request, params.organizationId, 'project.update', params.projectId)
   const membership = await domainCall(() => listProjectMembers(actor, params.organizationId!, params.projectId!))
-  return { ...membership, currentUserId: user.id, organizationId: params.organizationId! }
+  const [windows, offline] = await Promise.all([
+    domainCall(() => listWindows(actor, params.organizationId!, params.projectId!)),
+    domainCall(() => getOfflineDelay(actor, params.organizationId!, params.projectId!)),
+  ])
+  return { ...membership, windows, offlineMinutes: offline.minutes, currentUserId: user.id, organizationId: params.organizationId! }
 }
 
 const SUCCESS = { name: 'Project name updated', description: 'Project updated' } as const
 
 export default function ProjectSettings() {
-  const { members, roles, canAssign, currentUserId, organizationId } = useLoaderData<typeof loader>()
+  const { members, roles, canAssign, currentUserId, organizationId, windows, offlineMinutes } = useLoaderData<typeof loader>()
   const project = useProject()
   const revalidator = useRevalidator()
   const navigate = useNavigate()
@@ -68,6 +75,9 @@ export default function ProjectSettings() {
           />
         </CardContent>
       </Card>
+
+      <OfflineAlarmCard key={`${project.id}-${offlineMinutes}`} organizationId={organizationId} projectId={project.id} minutes={offlineMinutes} canEdit={project.capabilities.canUpdate} />
+      <WindowsCard organizationId={organizationId} projectId={project.id} windows={windows.windows} canManage={windows.canManage} />
 
       <Card id="membership">
         <CardHeader>

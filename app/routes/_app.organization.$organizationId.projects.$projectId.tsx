@@ -7,6 +7,8 @@ import { PageHeader } from '~/components/page-header'
 import { type BreadcrumbHandle } from '~/components/shell/breadcrumbs'
 import { LinkTabs } from '~/components/ui/tabs'
 import { getProject } from '~/domain/projects/projects.server'
+import { WindowBanner } from '~/components/alarms/window-banner'
+import { activeWindows } from '~/domain/alarms/windows.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
@@ -16,7 +18,9 @@ import { layoutShouldRevalidate } from '~/utils/live-revalidate'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
   const project = await domainCall(() => getProject(actor, params.organizationId!, params.projectId!))
-  return { project }
+  // Show/maintenance windows in progress (banner); a metrics-only viewer without project.view sees none.
+  const windows = project.capabilities.canView ? await domainCall(() => activeWindows(actor, params.organizationId!, params.projectId!)) : []
+  return { project, windows }
 }
 
 export type ProjectLayoutData = Awaited<ReturnType<typeof loader>>
@@ -31,6 +35,7 @@ export const handle: BreadcrumbHandle = {
 
 export default function ProjectLayout() {
   const project = useProject()
+  const { windows } = useRouteLoaderData<ProjectLayoutData>('routes/_app.organization.$organizationId.projects.$projectId')!
   const caps = project.capabilities
   const { capabilities: organizationCaps } = useOrganization()
   const tabs = [
@@ -57,6 +62,7 @@ export default function ProjectLayout() {
           ) : null
         }
       />
+      <WindowBanner windows={windows} />
       <LinkTabs className="mb-4" tabs={tabs.map((t) => ({ ...t, to: `${project.linkTo}/${t.to}` }))} />
       <Outlet />
     </div>

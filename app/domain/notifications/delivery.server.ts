@@ -6,6 +6,8 @@ import { escapeHtml } from '../auth/verification.server'
 import { onChange } from '../events/bus.server'
 import { sendMail } from '../mail/mail.server'
 import { organizationMemberIds } from '../organizations/organizations.server'
+import { isAcknowledged } from '../alarms/state'
+import { windowPolicy } from '../alarms/windows.server'
 import { reachesThreshold } from './severity'
 import { prisma } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
@@ -29,7 +31,7 @@ import { getConfig } from '~/utils/env.server'
 
 export type IssueActivation = { issueId: string }
 
-const STATUS = { pending: 'pending', sending: 'sending', sent: 'sent', skipped: 'skipped' } as const
+const STATUS = { pending: 'pending', sending: 'sending', sent: 'sent', skipped: 'skipped', muted: 'muted' } as const
 
 type SubscriptionRow = { userId: string; level: string; target: string; alerts: number; deviations: number }
 
@@ -116,6 +118,8 @@ async function queueForOrganization(organizationId: string, issues: IssueWithSys
   if (candidates.length === 0) return 0
 
   const accesses = await accessesFor(organizationId, [...new Set(candidates.map((c) => c.userId))])
+  // Show and maintenance windows (app/domain/alarms): muted rows are logged but never sent; urgent ones skip the batch window.
+  const policy = await windowPolicy(organizationId)
   let queued = 0
   for (const { userId, issue } of candidates) {
     const access = accesses.get(userId)
@@ -123,7 +127,10 @@ async function queueForOrganization(organizationId: string, issues: IssueWithSys
     // Never for data the subscriber cannot see.
     if (!access?.hasProject(projectId) || !access.can('project.view', projectId)) continue
     try {
-      await prisma.notificationDelivery.create({ data: { userId, issueId: issue.id, activation: issue.activation, severity: issue.severity } })
+      const mode = policy.modeFor(projectId, issue.severity)
+      await prisma.notificationDelivery.create({
+        data: { userId, issueId: issue.id, activation: issue.activation, severity: issue.severity, status: mode === 'muted' ? STATUS.muted : STATUS.pending, urgent: mode === 'urgent' },
+      })
       queued++
     } catch (error) {
       // Another evaluation (or web node) queued the same delivery first.
@@ -138,6 +145,8 @@ async function queueNotifications(where: Prisma.IssueWhereInput): Promise<number
   const issues = await prisma.issue.findMany({ where: { AND: [where, { isActive: true }] }, include: issueInclude })
   const byOrganization = new Map<string, IssueWithSystem[]>()
   for (const issue of issues) {
+    // Acknowledged (app/domain/alarms): somebody is on it, escalations of this activation stay quiet.
+    if (isAcknowledged(issue)) continue
     const organizationId = issue.system.agent.organizationId
     // Data of unassigned systems is visible to nobody, so it notifies nobody.
     if (!organizationId || !issue.system.projectId) continue
@@ -321,7 +330,7 @@ export async function flushNotifications(options: { now?: Date; force?: boolean 
   const windowMs = getConfig().NOTIFY_BATCH_MS
   const pending = await prisma.notificationDelivery.findMany({
     where: { status: STATUS.pending },
-    select: { id: true, userId: true, issueId: true, activation: true, severity: true, createdAt: true },
+    select: { id: true, userId: true, issueId: true, activation: true, severity: true, createdAt: true, urgent: true },
     orderBy: { createdAt: 'asc' },
   })
   const byUser = new Map<string, typeof pending>()
@@ -329,7 +338,7 @@ export async function flushNotifications(options: { now?: Date; force?: boolean 
 
   let sent = 0
   for (const [userId, rows] of byUser) {
-    if (!options.force && now.getTime() - rows[0]!.createdAt.getTime() < windowMs) continue
+    if (!options.force && !rows.some((r) => r.urgent) && now.getTime() - rows[0]!.createdAt.getTime() < windowMs) continue
     const claimed = await claim(rows)
     if (claimed.length === 0) continue
     const user = await prisma.user.findUnique({ where: { id: userId }, select: { name: true, email: true, disabled: true } })

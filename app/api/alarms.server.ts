@@ -1,0 +1,64 @@
+import { z } from 'zod'
+import { acknowledgeIssue, clearIssue, commentIssue, getIssue, listAgentIssues, listProjectIssues } from '~/domain/alarms/lifecycle.server'
+import { getOfflineDelay, updateOfflineDelay } from '~/domain/alarms/offline.server'
+import { ISSUE_STATE_FILTERS } from '~/domain/alarms/state'
+import { createWindow, deleteWindow, listWindows, updateWindow } from '~/domain/alarms/windows.server'
+import { defineCall, type ApiCalls } from './registry.server'
+
+const organizationId = z.string({ required_error: 'Organization is required' }).min(1, 'Organization is required')
+const projectId = z.string({ required_error: 'Project is required' }).min(1, 'Project is required')
+const issueId = z.string({ required_error: 'Issue is required' }).min(1, 'Issue is required')
+const windowId = z.string({ required_error: 'Window is required' }).min(1, 'Window is required')
+const state = z.enum(ISSUE_STATE_FILTERS).default('active-unack')
+const page = z.number().int().min(1).default(1)
+
+/** Alarm lifecycle, offline alarm and show/maintenance windows (issue 13); the domain checks every permission. */
+export const alarmCalls: ApiCalls = {
+  'issue/list': defineCall({
+    input: z.union([z.object({ organizationId, projectId, state, page }).strict(), z.object({ organizationId, agentId: z.string().min(1), state, page }).strict()]),
+    handler: ({ actor }, input) =>
+      'projectId' in input
+        ? listProjectIssues(actor, input.organizationId, input.projectId, input.state, input.page)
+        : listAgentIssues(actor, input.organizationId, input.agentId, input.state, input.page),
+  }),
+  'issue/get': defineCall({
+    input: z.object({ organizationId, issueId }),
+    handler: ({ actor }, input) => getIssue(actor, input.organizationId, input.issueId),
+  }),
+  'issue/acknowledge': defineCall({
+    input: z.object({ organizationId, issueId, comment: z.string().optional() }),
+    handler: ({ actor }, input) => acknowledgeIssue(actor, input.organizationId, input.issueId, { comment: input.comment }),
+  }),
+  'issue/comment': defineCall({
+    input: z.object({ organizationId, issueId, text: z.string() }),
+    handler: ({ actor }, input) => commentIssue(actor, input.organizationId, input.issueId, { text: input.text }),
+  }),
+  'issue/clear': defineCall({
+    input: z.object({ organizationId, issueId, comment: z.string().optional() }),
+    handler: ({ actor }, input) => clearIssue(actor, input.organizationId, input.issueId, { comment: input.comment }),
+  }),
+  'project/offlineAlarmGet': defineCall({
+    input: z.object({ organizationId, projectId }),
+    handler: ({ actor }, input) => getOfflineDelay(actor, input.organizationId, input.projectId),
+  }),
+  'project/offlineAlarmUpdate': defineCall({
+    input: z.object({ organizationId, projectId, minutes: z.unknown() }),
+    handler: ({ actor }, input) => updateOfflineDelay(actor, input.organizationId, input.projectId, { minutes: input.minutes }),
+  }),
+  'project/windowList': defineCall({
+    input: z.object({ organizationId, projectId }),
+    handler: ({ actor }, input) => listWindows(actor, input.organizationId, input.projectId),
+  }),
+  'project/windowCreate': defineCall({
+    input: z.object({ organizationId, projectId, window: z.record(z.unknown()) }),
+    handler: ({ actor }, input) => createWindow(actor, input.organizationId, input.projectId, input.window),
+  }),
+  'project/windowUpdate': defineCall({
+    input: z.object({ organizationId, windowId, window: z.record(z.unknown()) }),
+    handler: ({ actor }, input) => updateWindow(actor, input.organizationId, input.windowId, input.window),
+  }),
+  'project/windowDelete': defineCall({
+    input: z.object({ organizationId, windowId }),
+    handler: ({ actor }, input) => deleteWindow(actor, input.organizationId, input.windowId),
+  }),
+}

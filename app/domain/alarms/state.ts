@@ -1,0 +1,36 @@
+/**
+ * The alarm state model (ThingsBoard's): an issue is active or cleared, and acknowledged or not.
+ * An acknowledgement belongs to one activation: when the issue becomes active again (ingest bumps
+ * `activation`), it needs a new one. Shared by the server and the UI; no database here.
+ */
+
+export const ISSUE_STATE_FILTERS = ['active-unack', 'active-ack', 'cleared', 'all'] as const
+export type IssueStateFilter = (typeof ISSUE_STATE_FILTERS)[number]
+
+export const ISSUE_STATE_LABELS: Record<IssueStateFilter, string> = {
+  'active-unack': 'Active unacknowledged',
+  'active-ack': 'Active acknowledged',
+  cleared: 'Cleared',
+  all: 'All',
+}
+
+export const DEFAULT_ISSUE_STATE: IssueStateFilter = 'active-unack'
+
+export const parseIssueState = (value: string | null | undefined): IssueStateFilter =>
+  (ISSUE_STATE_FILTERS as readonly string[]).includes(value ?? '') ? (value as IssueStateFilter) : DEFAULT_ISSUE_STATE
+
+type AckFields = { acknowledgedAt: Date | string | null; ackActivation: number; activation: number }
+
+export function isAcknowledged(issue: AckFields): boolean {
+  return issue.acknowledgedAt !== null && issue.ackActivation >= issue.activation
+}
+
+export function matchesState(issue: AckFields & { isActive: boolean }, state: IssueStateFilter): boolean {
+  if (state === 'all') return true
+  if (state === 'cleared') return !issue.isActive
+  return issue.isActive && isAcknowledged(issue) === (state === 'active-ack')
+}
+
+/** Offline alarm: the key and component of the issue the sweeper raises for a silent agent. */
+export const OFFLINE_ISSUE = { kind: 'alert', key: 'agent.offline', component: 'agent' } as const
+export const OFFLINE_MINUTES = { default: 5, min: 1, max: 1440 } as const
