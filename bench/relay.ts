@@ -1,4 +1,4 @@
-// npm run bench:relay [-- --rounds N --seconds S --sessions N --profile]
+// npm run bench:relay [-- --rounds N --seconds S --sessions N --no-download --profile --pin-wrk CPU]
 // The relay against the agent's own web UI, in one run, with wrk as the load generator: the agent
 // (web UI + tunnel) and the relay each run in their own process (bench/relay/*.ts) on a fresh
 // SQLite file; the browser side is a real proxy session (one-time code redeemed for the cookie,
@@ -34,11 +34,27 @@ const CONCURRENCY = option('concurrency', 32)
 const SESSIONS = args.includes('--sessions') ? Number(args[args.indexOf('--sessions') + 1]) : 50
 const DOWNLOAD = !args.includes('--no-download')
 const PROFILE = args.includes('--profile')
+/** `--pin-wrk 1`: wrk runs on that CPU only (taskset), to see what the relay and the agent do on the other */
+const PIN = args.includes('--pin-wrk') ? args[args.indexOf('--pin-wrk') + 1] : ''
 const PROFILE_DIR = '/tmp/pixelfleet-relay-prof'
 const DB_FILE = '/tmp/pixelfleet-bench-relay.db'
 const run = promisify(execFile)
 
-type Wrk = { rps: number; p50: number; p99: number; mbps: number; errors: number }
+type Wrk = { rps: number; p50: number; p99: number; mbps: number; errors: number; requests: number; cpu: Cpu }
+/** CPU seconds during one wrk run: wrk itself, the relay process and the agent process (web UI + tunnel). */
+type Cpu = { wrk: number; relay: number; agent: number }
+
+const TICK_S = 0.01 // CLK_TCK is 100 on Linux
+/** utime+stime of a process, and cutime+cstime (waited-for children: wrk) of this one, in seconds. */
+function cpuSeconds(pid: number | 'self', children = false) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  // fields[0] is field 3 (state): utime 14, stime 15, cutime 16, cstime 17
+  return children ? (Number(fields[13]) + Number(fields[14])) * TICK_S : (Number(fields[11]) + Number(fields[12])) * TICK_S
+}
+const processes: { relay?: number; agent?: number } = {}
+const cpuNow = (): Cpu => ({ wrk: cpuSeconds('self', true), relay: processes.relay ? cpuSeconds(processes.relay) : 0, agent: processes.agent ? cpuSeconds(processes.agent) : 0 })
+const perRequest = (w: Wrk, relayed: boolean) =>
+  `CPU/request wrk ${((w.cpu.wrk / w.requests) * 1000).toFixed(3)}${relayed ? ` relay ${((w.cpu.relay / w.requests) * 1000).toFixed(3)}` : ''} agent ${((w.cpu.agent / w.requests) * 1000).toFixed(3)} ms`
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
@@ -49,13 +65,16 @@ const ms = (text: string) => {
 
 async function wrk(url: string, connections: number, headers: Record<string, string>): Promise<Wrk> {
   const h = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`])
-  const { stdout } = await run('/usr/bin/wrk', ['-t1', `-c${connections}`, `-d${SECONDS}s`, '--timeout', '30s', '--latency', ...h, url], { maxBuffer: 1 << 20 })
+  const before = cpuNow()
+  const { stdout } = await run(PIN ? '/usr/bin/taskset' : '/usr/bin/wrk', [...(PIN ? ['-c', PIN, '/usr/bin/wrk'] : []), '-t1', `-c${connections}`, `-d${SECONDS}s`, '--timeout', '30s', '--latency', ...h, url], { maxBuffer: 1 << 20 })
   const line = (re: RegExp) => re.exec(stdout)?.[1] ?? '0'
   const transfer = /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/.exec(stdout)
   const scale = { B: 1 / 1048576, KB: 1 / 1024, MB: 1, GB: 1024 }[transfer?.[2] ?? 'MB'] ?? 1
   const non2xx = Number(line(/Non-2xx or 3xx responses: (\d+)/))
   const socketErrors = (/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout) ?? []).slice(1).reduce((a, b) => a + Number(b), 0)
-  return { rps: Number(line(/Requests\/sec:\s+([\d.]+)/)), p50: ms(line(/^\s+50%\s+(\S+)/m)), p99: ms(line(/^\s+99%\s+(\S+)/m)), mbps: Number(transfer?.[1] ?? 0) * scale, errors: non2xx + socketErrors }
+  const after = cpuNow()
+  const cpu = { wrk: after.wrk - before.wrk, relay: after.relay - before.relay, agent: after.agent - before.agent }
+  return { requests: Number(line(/(\d+) requests in/)), cpu, rps: Number(line(/Requests\/sec:\s+([\d.]+)/)), p50: ms(line(/^\s+50%\s+(\S+)/m)), p99: ms(line(/^\s+99%\s+(\S+)/m)), mbps: Number(transfer?.[1] ?? 0) * scale, errors: non2xx + socketErrors }
 }
 
 /** Starts a bench child and waits for the JSON line it prints when ready. */
@@ -135,8 +154,10 @@ async function main() {
 
   const relay = await child('relay-node.ts', { DATABASE_URL: databaseUrl }, 'relay')
   const relayPort = relay.ready.port
+  processes.relay = relay.proc.pid
   const agent = await child('agent.ts', { RELAY_URL: `http://127.0.0.1:${relayPort}`, AGENT_ID: agentId, SECRET: secret }, 'agent')
   const webPort = agent.ready.webPort
+  processes.agent = agent.proc.pid
 
   const actor = { kind: 'user' as const, userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '127.0.0.1', userAgent: 'bench' }
   // A stored sign-in to open the sessions with (a session ends when its sign-in does).
@@ -159,6 +180,7 @@ async function main() {
     console.log(
       `  round ${round}: direct ${d.rps.toFixed(0)} req/s p50 ${d.p50.toFixed(2)} ms p99 ${d.p99.toFixed(2)} ms | relayed ${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} ms p99 ${r.p99.toFixed(2)} ms | ratio ${(r.rps / d.rps).toFixed(2)}${d.errors + r.errors ? ` | ERRORS ${d.errors}/${r.errors}` : ''}`,
     )
+    console.log(`           direct ${perRequest(d, false)} | relayed ${perRequest(r, true)}`)
   }
   console.log('GET /support-bundle.bin (50 MiB), one connection:')
   const large: { direct: Wrk; relayed: Wrk }[] = []
@@ -167,6 +189,8 @@ async function main() {
     const r = await wrk(`${through}/support-bundle.bin`, 1, relayed)
     large.push({ direct: d, relayed: r })
     console.log(`  round ${round}: direct ${d.mbps.toFixed(0)} MB/s | relayed ${r.mbps.toFixed(0)} MB/s | ratio ${(r.mbps / d.mbps).toFixed(2)}${d.errors + r.errors ? ` | ERRORS ${d.errors}/${r.errors}` : ''}`)
+    const perMb = (w: Wrk, cpu: number) => ((cpu / (w.mbps * SECONDS)) * 1000).toFixed(2)
+    console.log(`           CPU ms per MB: direct wrk ${perMb(d, d.cpu.wrk)} agent ${perMb(d, d.cpu.agent)} | relayed wrk ${perMb(r, r.cpu.wrk)} relay ${perMb(r, r.cpu.relay)} agent ${perMb(r, r.cpu.agent)}`)
   }
 
   // Many people on one agent at once: each session its own origin, cookie and connections.

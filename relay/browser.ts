@@ -21,6 +21,9 @@ export const NO_SESSION_MESSAGE = 'Not found. Open the remote portal from the ag
 export const SERVICE_WORKER_MESSAGE = 'Service workers are not allowed through the relay.'
 export const CODE_USED_MESSAGE = 'This remote portal link was already used or has expired. Open the portal again from the agents list.'
 
+/** Answers up to this size that arrive whole at once are sent to the browser in one write. */
+const SMALL_BODY_BYTES = 64 * 1024
+
 const SESSION_PATH = /^\/session\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)(\/.*)?$/
 
 /** What the browser side needs of the tunnel registry. */
@@ -147,16 +150,42 @@ function forward(req: http.IncomingMessage, res: http.ServerResponse, side: Brow
   })
   if (!bodyless) req.pipe(upstream)
   upstream.on('response', (h2headers) => {
-    res.writeHead(Number(h2headers[':status'] ?? 502), agentResponseHeaders(h2headers))
-    upstream.pipe(res)
+    const status = Number(h2headers[':status'] ?? 502)
+    // What arrives with the headers in the same read (a whole small page, usually) leaves in ONE write
+    // with a Content-Length: one syscall here and one wakeup of the browser's side. Anything longer
+    // or slower (downloads, event streams) is piped on from the next turn of the event loop.
+    const chunks: Buffer[] = []
+    let size = 0
+    const collect = (chunk: Buffer) => {
+      chunks.push(chunk)
+      size += chunk.length
+      if (size > SMALL_BODY_BYTES) stream()
+    }
+    const whole = () => {
+      clearImmediate(later)
+      if (res.destroyed) return
+      const headers = agentResponseHeaders(h2headers)
+      if (req.method !== 'HEAD' && status !== 204 && status !== 304 && headers['content-length'] === undefined) headers['content-length'] = String(size)
+      res.writeHead(status, headers)
+      res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
+    }
+    const stream = () => {
+      clearImmediate(later)
+      upstream.off('data', collect).off('end', whole)
+      res.writeHead(status, agentResponseHeaders(h2headers))
+      for (const chunk of chunks) res.write(chunk)
+      upstream.pipe(res)
+    }
+    const later = setImmediate(stream)
+    upstream.on('data', collect).once('end', whole)
   })
   upstream.on('error', () => {
     if (!res.headersSent) sendText(res, 502, TUNNEL_LOST_MESSAGE)
     else res.destroy()
   })
   upstream.on('close', () => {
-    // The stream ended without a response (tunnel gone, agent reset the stream).
-    if (!res.headersSent) sendText(res, 502, TUNNEL_LOST_MESSAGE)
+    // The stream ended without a response (tunnel gone, agent reset the stream); a browser that left needs no answer.
+    if (!res.headersSent && !res.destroyed) sendText(res, 502, TUNNEL_LOST_MESSAGE)
   })
 }
 

@@ -2,7 +2,8 @@
  * The relay: its own port, and its own origin per proxy session, so an agent's web page can never
  * read or plant the portal's cookies nor reach another session (docs/security.md).
  *
- *   agent  ──WebSocket /tunnel (Basic agentId:secret)──> relay     HTTP/2 runs over the WebSocket
+ *   agent  ──GET /tunnel, Upgrade: pixelfleet-tunnel (Basic agentId:secret)──> relay
+ *                                       after the 101, HTTP/2 runs on that connection (relay/tunnel-accept.ts)
  *   browser ──HTTP {hostLabel}.{RELAY_DOMAIN}/{path}──> relay ──h2 stream──> agent UI
  *
  * The relay is the HTTP/2 client of each tunnel and the agent the HTTP/2 server (it proxies each
@@ -12,25 +13,23 @@
  * that redeemed its one-time address and re-checks it while it is used (relay/session-tracker.ts).
  */
 import http from 'node:http'
-import http2 from 'node:http2'
 import os from 'node:os'
-import { type AddressInfo, type Socket } from 'node:net'
+import { type AddressInfo } from 'node:net'
 import { type Duplex } from 'node:stream'
-import { WebSocketServer, type WebSocket } from 'ws'
+import { WebSocketServer } from 'ws'
 import { z } from 'zod'
-import { authenticateAgent } from '../app/domain/agents/agent-gateway.server'
 import { resolveToken, userActor } from '../app/domain/auth/session.server'
 import { DomainError } from '../app/domain/errors'
 import { hostLabelOf, isPortalOrigin } from '../app/domain/relay/address.server'
 import { closeProxySession, openProxySession } from '../app/domain/relay/sessions.server'
-import { closeStaleTunnels, recordTunnelActivity, recordTunnelClosed, recordTunnelOpened, type TunnelForwards } from '../app/domain/relay/tunnels.server'
+import { closeStaleTunnels, recordTunnelActivity, recordTunnelClosed, recordTunnelOpened } from '../app/domain/relay/tunnels.server'
 import { getConfig } from '../app/utils/env.server'
 import { listen } from '../server/app'
 import { clientAddress, handleBrowserRequest, sendJson, sendText, type BrowserSide, type TunnelLink } from './browser'
 import { INTERNAL_SECRET_HEADER, PeerRouter, type RelayNodeSettings } from './nodes'
 import { SessionTracker, SWEEP_MS } from './session-tracker'
 import { handleBrowserUpgrade, handleInternalUpgrade, refuseSocket } from './upgrade'
-import { tunnelStream } from './tunnel-stream'
+import { acceptTunnel, refuseUpgrade, type Tunnel, type TunnelTransport } from './tunnel-accept'
 
 export { NO_TUNNEL_MESSAGE, TUNNEL_LOST_MESSAGE } from './browser'
 
@@ -39,6 +38,8 @@ export type Relay = {
   port: number
   /** whether the agent has an open tunnel on this relay */
   hasTunnel: (agentId: string) => boolean
+  /** how the agent's open tunnel is carried: HTTP/2 on the upgraded connection, or over WebSocket messages (older agents) */
+  tunnelTransport: (agentId: string) => TunnelTransport | undefined
   close: () => Promise<void>
 }
 
@@ -50,15 +51,11 @@ export type RelayOptions = {
   node?: Partial<RelayNodeSettings>
 }
 
-/** The agent's local web UI port when the tunnel URL names none (`/tunnel?port=8080`). */
-const DEFAULT_FORWARD_PORT = 80
 /** Tunnels are pinged this often; one missing pong closes the tunnel. */
 const HEARTBEAT_MS = 30_000
 const MAX_LOGIN_BODY_BYTES = 16 * 1024
 /** Activity bookkeeping (last seen, active connections, last path) is written at most this often per tunnel or session. */
 const FLUSH_MS = 250
-const STREAM_WINDOW_BYTES = 1024 * 1024
-const CONNECTION_WINDOW_BYTES = 16 * 1024 * 1024
 
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   const log = options.log ?? (() => undefined)
@@ -94,7 +91,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
         refuseSocket(socket, 502)
       })
     }
-    acceptTunnel(req, socket, head, wss, tunnels).catch((error: Error) => {
+    acceptTunnel(req, socket, head, wss, (tunnel, remote) => tunnels.open(tunnel, remote)).catch((error: Error) => {
       log(`relay: tunnel upgrade failed: ${error.message}`)
       refuseUpgrade(socket, 500, 'Internal Server Error')
     })
@@ -122,6 +119,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     server,
     port,
     hasTunnel: (agentId) => tunnels.get(agentId) !== undefined,
+    tunnelTransport: (agentId) => tunnels.get(agentId)?.transport,
     close: async () => {
       clearInterval(heartbeat)
       clearInterval(sweep)
@@ -136,37 +134,6 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
 }
 
 // ------------------------------------------------------------------------------ tunnels
-
-class Tunnel {
-  rowId: string | null = null
-  active = 0
-  alive = true
-  readonly h2: http2.ClientHttp2Session
-
-  constructor(
-    readonly agentId: string,
-    readonly ws: WebSocket,
-    readonly forwardPort: number,
-  ) {
-    const stream = tunnelStream(ws)
-    stream.on('error', () => undefined)
-    // The duplex over the WebSocket is the h2 connection; the authority is only a label.
-    // Generous receive windows: with the defaults (64 KiB per connection) a few parallel pages stall on WINDOW_UPDATE round trips.
-    this.h2 = http2.connect('http://agent.tunnel', { createConnection: () => stream as unknown as Socket, settings: { initialWindowSize: STREAM_WINDOW_BYTES } })
-    this.h2.on('connect', () => this.h2.setLocalWindowSize(CONNECTION_WINDOW_BYTES))
-    this.h2.on('error', () => undefined)
-    ws.on('pong', () => (this.alive = true))
-  }
-
-  get forwards(): TunnelForwards {
-    return { [String(this.forwardPort)]: { connectionsActive: this.active } }
-  }
-
-  close() {
-    this.h2.destroy()
-    this.ws.terminate()
-  }
-}
 
 /**
  * The relay's database bookkeeping, off the request path: writes per key run in order, and the
@@ -256,8 +223,7 @@ class TunnelRegistry {
         if (tunnel.rowId) await recordTunnelClosed(tunnel.rowId, tunnel.agentId, { replaced: !current })
       })
     }
-    tunnel.ws.on('close', onClose)
-    tunnel.h2.on('close', onClose)
+    tunnel.onClose(onClose)
   }
 
   /** A proxied request started or ended on the tunnel: forwards and last seen follow. */
@@ -273,8 +239,7 @@ class TunnelRegistry {
         tunnel.close()
         continue
       }
-      tunnel.alive = false
-      tunnel.ws.ping()
+      tunnel.ping()
       this.activity(tunnel)
     }
   }
@@ -285,33 +250,6 @@ class TunnelRegistry {
     await new Promise((resolve) => setImmediate(resolve))
     await this.books.drain()
   }
-}
-
-async function acceptTunnel(req: http.IncomingMessage, socket: Duplex, head: Buffer, wss: WebSocketServer, tunnels: TunnelRegistry) {
-  const url = new URL(req.url ?? '/', 'http://relay')
-  // Session origins carry agent content only; tunnels come in on the relay's base host.
-  if (url.pathname !== '/tunnel' || hostLabelOf(req.headers.host)) return refuseUpgrade(socket, 404, 'Not Found')
-  const credentials = parseBasicAuth(req.headers.authorization)
-  if (!credentials) return refuseUpgrade(socket, 401, 'Unauthorized')
-  const auth = await authenticateAgent(credentials.user, credentials.password)
-  if (!auth.ok) return refuseUpgrade(socket, auth.reason === 'disabled' ? 403 : 401, auth.reason === 'disabled' ? 'Forbidden' : 'Unauthorized')
-  const forwardPort = Number(url.searchParams.get('port') ?? DEFAULT_FORWARD_PORT)
-  if (!Number.isInteger(forwardPort) || forwardPort < 1 || forwardPort > 65535) return refuseUpgrade(socket, 400, 'Bad Request')
-  const remote = { address: clientAddress(req), port: req.socket.remotePort ?? 0 }
-  wss.handleUpgrade(req, socket, head, (ws) => tunnels.open(new Tunnel(credentials.user, ws, forwardPort), remote))
-}
-
-function refuseUpgrade(socket: Duplex, status: number, text: string) {
-  if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
-  else socket.destroy()
-}
-
-function parseBasicAuth(header: string | undefined) {
-  const encoded = header?.match(/^Basic\s+(.+)$/i)?.[1]
-  if (!encoded) return null
-  const text = Buffer.from(encoded, 'base64').toString('utf8')
-  const colon = text.indexOf(':')
-  return colon > 0 ? { user: text.slice(0, colon), password: text.slice(colon + 1) } : null
 }
 
 // --------------------------------------------------------------------------- /login, /logout

@@ -1,7 +1,7 @@
 import http from 'node:http'
 import http2 from 'node:http2'
-import { WebSocket } from 'ws'
-import { tunnelStream } from '../relay/tunnel-stream'
+import https from 'node:https'
+import { type Socket } from 'node:net'
 import { type SimulatedSite } from './site'
 import { type AgentWebUi, startAgentWebUi } from './web-ui'
 
@@ -24,18 +24,21 @@ const MAX_RETRY_MS = 30_000
 const LOOSE_BUFFER_BYTES = 1024 * 1024
 const STREAM_WINDOW_BYTES = 1024 * 1024
 const CONNECTION_WINDOW_BYTES = 16 * 1024 * 1024
+/** The tunnel's upgrade token: after the relay's 101, HTTP/2 runs straight on the connection (relay/tunnel-accept.ts). */
+const TUNNEL_PROTOCOL = 'pixelfleet-tunnel'
 /** Marks a stream that carries a WebSocket handshake, and the agent's answer to it (relay/upgrade.ts). */
 const UPGRADE_HEADER = 'pf-upgrade'
 const UPGRADE_STATUS_HEADER = 'pf-upgrade-status'
 
 /**
- * The agent's side of the remote portal: a WebSocket to the relay's /tunnel (Basic agentId:secret)
- * over which the agent runs an HTTP/2 server; each stream the relay opens is one browser request,
+ * The agent's side of the remote portal: `GET /tunnel` on the relay with `Upgrade: pixelfleet-tunnel`
+ * (Basic agentId:secret); after the 101 the agent runs an HTTP/2 server on that connection; each stream the relay opens is one browser request,
  * proxied to the local web UI. Reconnects with backoff until `close()`.
  */
 export class TunnelClient {
   state: TunnelState = 'Connecting to the relay'
-  private ws?: WebSocket
+  private request?: http.ClientRequest
+  private socket?: Socket
   // Generous receive windows for uploads through the tunnel (the relay sets its own for downloads).
   private readonly h2 = http2.createServer({ settings: { initialWindowSize: STREAM_WINDOW_BYTES } })
   /** Local requests reuse their connections (and never wait on Nagle). */
@@ -70,32 +73,37 @@ export class TunnelClient {
   private connect() {
     if (this.closed) return
     const { relayUrl, agentId, secret, localPort } = this.options
-    const url = `${relayUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/tunnel?port=${localPort}`
-    // An all-zero mask: ws then skips masking on both ends (masking protects browsers' traffic from caching intermediaries; this is not a browser).
-    const ws = new WebSocket(url, { headers: { Authorization: `Basic ${Buffer.from(`${agentId}:${secret}`).toString('base64')}` }, perMessageDeflate: false, generateMask: (mask) => void mask.fill(0) })
-    this.ws = ws
-    // The stream must exist before the relay's first bytes arrive (its HTTP/2 preface follows the upgrade at once).
-    const stream = tunnelStream(ws)
-    stream.on('error', () => undefined)
-    ws.once('open', () => {
+    const url = new URL(`${relayUrl.replace(/\/+$/, '')}/tunnel?port=${localPort}`)
+    const headers = { Connection: 'Upgrade', Upgrade: TUNNEL_PROTOCOL, Authorization: `Basic ${Buffer.from(`${agentId}:${secret}`).toString('base64')}` }
+    const request = (url.protocol === 'https:' ? https : http).request(url, { headers, agent: false })
+    this.request = request
+    request.on('upgrade', (_res, socket: Socket, head: Buffer) => {
+      if (this.closed) return socket.destroy()
+      socket.setNoDelay(true)
+      socket.setKeepAlive(true, 30_000)
+      socket.on('error', () => undefined)
+      // The relay's HTTP/2 preface may arrive together with its 101.
+      if (head.length) socket.unshift(head)
+      this.socket = socket
       this.state = true
       this.retryMs = this.options.retryMs ?? 1000
-      this.h2.emit('connection', stream)
+      this.h2.emit('connection', socket)
       this.opened?.resolve()
+      socket.once('close', () => {
+        if (this.state === true) this.state = 'Tunnel closed by the relay'
+        this.scheduleReconnect()
+      })
     })
-    ws.once('unexpected-response', (_req, res) => {
+    request.on('response', (res) => {
       this.state = res.statusCode === 401 || res.statusCode === 403 ? 'The relay refused the agent credentials' : `The relay answered ${res.statusCode}`
       res.resume()
-      ws.terminate()
-    })
-    ws.on('error', (error) => {
-      if (this.state === true || this.state === 'Connecting to the relay') this.state = `Relay unreachable: ${error.message}`
-    })
-    ws.once('close', () => {
-      stream.destroy()
-      if (this.state === true) this.state = 'Tunnel closed by the relay'
       this.scheduleReconnect()
     })
+    request.on('error', (error) => {
+      if (this.state === true || this.state === 'Connecting to the relay') this.state = `Relay unreachable: ${error.message}`
+      this.scheduleReconnect()
+    })
+    request.end()
   }
 
   private scheduleReconnect() {
@@ -178,7 +186,8 @@ export class TunnelClient {
     this.closed = true
     clearTimeout(this.retryTimer)
     this.state = 'Remote connect stopped'
-    this.ws?.terminate()
+    this.request?.destroy()
+    this.socket?.destroy()
     this.h2.close()
     this.local.destroy()
   }

@@ -5,7 +5,10 @@
  * status page; everyone else, other hosts and addresses naming another agent are refused; tunnel
  * rows and state follow the tunnel. Session binding and ending: tests/relay/relay-sessions.test.ts.
  */
+import http from 'node:http'
+import http2 from 'node:http2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { registerAgent } from '~/domain/agents/agent-gateway.server'
@@ -18,6 +21,7 @@ import { RelayClient } from '../../relay/client'
 import { NO_TUNNEL_MESSAGE, startRelay, type Relay } from '../../relay/relay.server'
 import { SimulatedSite } from '../../simulator/site'
 import { RemoteConnect } from '../../simulator/tunnel'
+import { tunnelStream } from '../../relay/tunnel-stream'
 
 let relay: Relay
 let base: string
@@ -238,4 +242,61 @@ describe('relay', () => {
     // the genuine tunnel is untouched
     expect(relay.hasTunnel(agent.agentId)).toBe(true)
   })
+
+  it('carries HTTP/2 on the upgraded connection, streams large downloads whole, and still serves an agent on the older WebSocket tunnel', async () => {
+    expect(relay.tunnelTransport(agent.agentId)).toBe('raw')
+    const session = await authCheckFor(tokens.owner, agent.agentId)
+    const client = browserClient()
+    expect((await client.redeem(session.address)).status).toBe(200)
+    // a small answer (sent whole) and a 3 MiB download (streamed), byte for byte
+    const status = await client.get(`${session.origin}/status.json`)
+    expect(status.status).toBe(200)
+    expect(Number(status.headers['content-length'])).toBe(Buffer.byteLength(status.body))
+    const bundle = await client.get(`${session.origin}/support-bundle.bin?mb=3`)
+    expect(bundle.status).toBe(200)
+    expect(bundle.body.length).toBe(3 * 1024 * 1024)
+    expect(/^Z+$/.test(bundle.body)).toBe(true)
+    // an unknown upgrade token on /tunnel is refused before any credential check
+    const odd = await rawUpgrade('pixelfleet-other', `${agent.agentId}:${agent.secret}`)
+    expect(odd).toBe(400)
+    expect(await rawUpgrade('pixelfleet-tunnel', `${agent.agentId}:wrong`)).toBe(401)
+
+    // An agent released before the raw tunnel: HTTP/2 over the WebSocket's messages.
+    const legacy = await createAgent(2, stageId)
+    const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/tunnel?port=1`, { headers: { Authorization: `Basic ${Buffer.from(`${legacy.agentId}:${legacy.secret}`).toString('base64')}` }, perMessageDeflate: false })
+    const server = http2.createServer()
+    server.on('stream', (stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'text/plain' })
+      stream.end('served by an older agent')
+    })
+    const stream = tunnelStream(ws)
+    stream.on('error', () => undefined)
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+    server.emit('connection', stream)
+    await eventually(async () => relay.tunnelTransport(legacy.agentId), (t) => t === 'websocket')
+    const legacySession = await authCheckFor(tokens.owner, legacy.agentId)
+    const legacyClient = browserClient()
+    const page = await legacyClient.redeem(legacySession.address)
+    expect(page.status).toBe(200)
+    expect(page.body).toBe('served by an older agent')
+    ws.terminate()
+    server.close()
+  })
 })
+
+/** Answers the status of a tunnel upgrade with the given token and Basic credentials. */
+function rawUpgrade(token: string, credentials: string) {
+  return new Promise<number>((resolve, reject) => {
+    const request = http.request(`${base}/tunnel?port=1`, { headers: { Connection: 'Upgrade', Upgrade: token, Authorization: `Basic ${Buffer.from(credentials).toString('base64')}` }, agent: false })
+    request.on('upgrade', (_res, socket) => {
+      socket.destroy()
+      resolve(101)
+    })
+    request.on('response', (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+    request.on('error', reject)
+    request.end()
+  })
+}

@@ -1,0 +1,116 @@
+/**
+ * An agent's tunnel arriving at the relay's base host: `GET /tunnel?port={localUiPort}` with HTTP
+ * Basic `agentId:secret` and one of two upgrades (docs/agent-protocol.md, "Remote portal tunnel"):
+ *
+ * - `Upgrade: pixelfleet-tunnel` (current agents): the relay answers 101 and HTTP/2 runs directly
+ *   on the TCP (or TLS) connection. Node's http2 then reads and writes the socket natively.
+ * - `Upgrade: websocket` (agents before 2026-11): HTTP/2 runs over the WebSocket's messages
+ *   (relay/tunnel-stream.ts). Still accepted, but every byte then passes through JavaScript framing
+ *   and Node's JS stream adapter, several times slower (docs/benchmarks.md, "Relay").
+ */
+import type http from 'node:http'
+import http2 from 'node:http2'
+import { type Socket } from 'node:net'
+import { type Duplex } from 'node:stream'
+import { type WebSocketServer } from 'ws'
+import { authenticateAgent } from '../app/domain/agents/agent-gateway.server'
+import { hostLabelOf } from '../app/domain/relay/address.server'
+import { clientAddress } from './browser'
+import { tunnelStream } from './tunnel-stream'
+
+/** The upgrade token of the raw tunnel (HTTP/2 straight on the connection after the 101). */
+export const TUNNEL_PROTOCOL = 'pixelfleet-tunnel'
+/** The agent's local web UI port when the tunnel URL names none (`/tunnel?port=8080`). */
+const DEFAULT_FORWARD_PORT = 80
+const STREAM_WINDOW_BYTES = 1024 * 1024
+const CONNECTION_WINDOW_BYTES = 16 * 1024 * 1024
+/** The agent may send DATA frames this large (default 16 KiB): a small page is one frame, a download 16x fewer. */
+const MAX_FRAME_BYTES = 256 * 1024
+
+export type TunnelTransport = 'raw' | 'websocket'
+
+/** One agent's tunnel: the relay is the HTTP/2 client, the agent the server. */
+export class Tunnel {
+  rowId: string | null = null
+  active = 0
+  alive = true
+  readonly h2: http2.ClientHttp2Session
+
+  constructor(
+    readonly agentId: string,
+    private readonly stream: Duplex,
+    readonly forwardPort: number,
+    readonly transport: TunnelTransport,
+  ) {
+    stream.on('error', () => undefined)
+    // The authority is only a label. Generous receive windows: with the defaults (64 KiB per connection) a few parallel pages stall on WINDOW_UPDATE round trips.
+    this.h2 = http2.connect('http://agent.tunnel', { createConnection: () => stream as Socket, settings: { initialWindowSize: STREAM_WINDOW_BYTES, maxFrameSize: MAX_FRAME_BYTES } })
+    this.h2.on('connect', () => this.h2.setLocalWindowSize(CONNECTION_WINDOW_BYTES))
+    this.h2.on('error', () => undefined)
+  }
+
+  get forwards() {
+    return { [String(this.forwardPort)]: { connectionsActive: this.active } }
+  }
+
+  /** HTTP/2 PING on either transport; no answer before the next heartbeat closes the tunnel. */
+  ping() {
+    this.alive = false
+    if (this.h2.destroyed || !this.h2.ping((error) => error || (this.alive = true))) this.close()
+  }
+
+  /** Calls `listener` once the tunnel is gone (either layer). */
+  onClose(listener: () => void) {
+    this.stream.once('close', listener)
+    this.h2.once('close', listener)
+  }
+
+  close() {
+    this.h2.destroy()
+    this.stream.destroy()
+  }
+}
+
+/**
+ * Judges a tunnel upgrade and, when the agent's credentials hold, hands the open tunnel to `open`.
+ * Refusals are plain HTTP answers (an agent shows them as its tunnel state).
+ */
+export async function acceptTunnel(req: http.IncomingMessage, socket: Duplex, head: Buffer, wss: WebSocketServer, open: (tunnel: Tunnel, remote: { address: string; port: number }) => void) {
+  const url = new URL(req.url ?? '/', 'http://relay')
+  // Session origins carry agent content only; tunnels come in on the relay's base host.
+  if (url.pathname !== '/tunnel' || hostLabelOf(req.headers.host)) return refuseUpgrade(socket, 404, 'Not Found')
+  const upgrade = String(req.headers.upgrade ?? '').toLowerCase()
+  const transport: TunnelTransport | null = upgrade === TUNNEL_PROTOCOL ? 'raw' : upgrade === 'websocket' ? 'websocket' : null
+  if (!transport) return refuseUpgrade(socket, 400, 'Bad Request')
+  const credentials = parseBasicAuth(req.headers.authorization)
+  if (!credentials) return refuseUpgrade(socket, 401, 'Unauthorized')
+  const auth = await authenticateAgent(credentials.user, credentials.password)
+  if (!auth.ok) return refuseUpgrade(socket, auth.reason === 'disabled' ? 403 : 401, auth.reason === 'disabled' ? 'Forbidden' : 'Unauthorized')
+  const forwardPort = Number(url.searchParams.get('port') ?? DEFAULT_FORWARD_PORT)
+  if (!Number.isInteger(forwardPort) || forwardPort < 1 || forwardPort > 65535) return refuseUpgrade(socket, 400, 'Bad Request')
+  const remote = { address: clientAddress(req), port: req.socket.remotePort ?? 0 }
+  if (transport === 'websocket') {
+    return wss.handleUpgrade(req, socket, head, (ws) => open(new Tunnel(credentials.user, tunnelStream(ws), forwardPort, 'websocket'), remote))
+  }
+  if (!socket.writable) return socket.destroy()
+  // The relay speaks first after the 101 (the HTTP/2 client preface), so nothing of the agent's is buffered in `head` but its own early bytes.
+  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${TUNNEL_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`)
+  const tcp = socket as Socket
+  tcp.setNoDelay?.(true)
+  tcp.setKeepAlive?.(true, 30_000)
+  if (head.length) socket.unshift(head)
+  open(new Tunnel(credentials.user, socket, forwardPort, 'raw'), remote)
+}
+
+export function refuseUpgrade(socket: Duplex, status: number, text: string) {
+  if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+  else socket.destroy()
+}
+
+function parseBasicAuth(header: string | undefined) {
+  const encoded = header?.match(/^Basic\s+(.+)$/i)?.[1]
+  if (!encoded) return null
+  const text = Buffer.from(encoded, 'base64').toString('utf8')
+  const colon = text.indexOf(':')
+  return colon > 0 ? { user: text.slice(0, colon), password: text.slice(colon + 1) } : null
+}
