@@ -116,11 +116,12 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
 
   it('the ingest partitions are shared out between the two nodes, one active consumer each', async () => {
     // node B registered behind node A on every partition; A hands B its share (heartbeats, ~1 s)
-    await expect.poll(() => partitionsOf('node-b'), { timeout: 30_000, interval: 1000 }).toBe(PARTITIONS / 2)
+    // (each rabbitmqctl call boots an Erlang VM: seconds on a busy machine)
+    await expect.poll(() => partitionsOf('node-b'), { timeout: 90_000, interval: 1000 }).toBe(PARTITIONS / 2)
     const active = activeConsumers()
     expect(active.size).toBe(PARTITIONS)
     expect(partitionsOf('node-a')).toBe(PARTITIONS / 2)
-  }, 60_000)
+  }, 150_000)
 
   it('kill -9 of a node mid-ingest loses no acknowledged message; its partitions go to the other node, which carries on', async () => {
     // Agents of this test: register through the provisioning identity, then QoS 1 pings.
@@ -150,13 +151,13 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
     await Promise.all(sends)
     expect(acknowledged).toBe(PINGS)
     // Node B's partitions have node A as their active consumer now (it was the standby on each).
-    await expect.poll(() => partitionsOf('node-a'), { timeout: 30_000, interval: 1000 }).toBe(PARTITIONS)
+    await expect.poll(() => partitionsOf('node-a'), { timeout: 90_000, interval: 1000 }).toBe(PARTITIONS)
     // Every acknowledged ping is counted, on node B's partitions too: its unacknowledged deliveries
     // and everything queued after its death went to node A.
     const ids = agents.map((a) => `'${a.id}'`).join(',')
     const counted = () => Number(sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" IN (${ids}) AND "call" = 'ping'`))
     await expect.poll(counted, { timeout: 60_000, interval: 500 }).toBeGreaterThanOrEqual(PINGS)
-    for (const agent of agents) expect(Number(sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" = '${agent.id}' AND "call" = 'ping'`))).toBeGreaterThanOrEqual(PINGS / TEST_AGENTS)
+    for (const agent of agents) expect(Number(sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" = '${agent.id}' AND "call" = 'ping'`))).toBeGreaterThanOrEqual(Math.floor(PINGS / TEST_AGENTS))
     await Promise.all(agents.map((a) => a.client.endAsync()))
     // Node A carries on behind the balancer: pages and the fleet's presence still answer.
     const page = await fetch(`${balancer}/login`)
