@@ -1,10 +1,13 @@
-// npm run bench:scaleout -- [--agents 40] [--duration 15] [--inflight 4]
+// npm run bench:scaleout -- [--agents 40] [--duration 15] [--inflight 4] [--rate 200] [--partitions 8] [--profile]
 // Ingest on the external broker with one web node, then two (issue 11): RabbitMQ (its own node in a
 // temporary directory, scripts/ensure-rabbitmq.sh), nginx in front of the nodes for the broker's
 // auth calls, a fresh PostgreSQL database on PIXELFLEET_TEST_POSTGRES_URL (scripts/ensure-postgres.sh).
 // `agents` registered agents publish QoS 1 pings over MQTT, `inflight` outstanding each, and count a
 // message done when its response arrives (publish-to-response: RabbitMQ's PUBACK only means stored).
-// Prints msgs/s, p50/p99 latency and the web nodes' CPU per message for 1 and 2 nodes, and the ratio.
+// Prints msgs/s, p50/p99 latency and the web nodes' CPU per message for 1 and 2 nodes, and the ratio,
+// plus the CPU RabbitMQ and this load generator used (on a shared 2-core machine they compete).
+// --rate N: open loop instead, N messages per second in all at a fixed pace (CPU per message at
+// equal load). --profile: `--cpu-prof` of the web nodes into /tmp/pixelfleet-scaleout-prof.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -13,9 +16,20 @@ import { parseArgs } from 'node:util'
 import mqtt, { type MqttClient } from 'mqtt'
 import { agentRequestTopic, agentResponseTopic, provisionRequestTopic, provisionResponseTopic } from '../broker/protocol'
 import { withDatabase } from '../tests/setup/test-postgres'
-import { freePort, startNginx, startNode, startRabbit, type Node } from '../tests/scaleout/services'
+import { freePort, startNginx, startNode, startRabbit, type Node, type Rabbit } from '../tests/scaleout/services'
 
-const { values } = parseArgs({ options: { agents: { type: 'string', default: '40' }, duration: { type: 'string', default: '15' }, inflight: { type: 'string', default: '4' } } })
+const { values } = parseArgs({
+  options: {
+    agents: { type: 'string', default: '40' },
+    duration: { type: 'string', default: '15' },
+    inflight: { type: 'string', default: '4' },
+    rate: { type: 'string' },
+    partitions: { type: 'string', default: '8' },
+    profile: { type: 'boolean', default: false },
+  },
+})
+const RATE = values.rate ? Number(values.rate) : null
+const PROFILE_DIR = '/tmp/pixelfleet-scaleout-prof'
 const AGENTS = Number(values.agents)
 const DURATION_MS = Number(values.duration) * 1000
 const INFLIGHT = Number(values.inflight)
@@ -49,10 +63,12 @@ async function registerAgents(url: string): Promise<MqttClient[]> {
   return clients
 }
 
-async function measure(clients: MqttClient[], nodes: Node[]) {
+async function measure(clients: MqttClient[], nodes: Node[], rabbitPid: number) {
   const latencies: number[] = []
   const metrics = { dataSegsOut: 1, dsackDups: 0, totalRetrans: 0 }
   const cpuBefore = nodes.reduce((sum, n) => sum + cpuMs(n.pid), 0)
+  const rabbitBefore = cpuMs(rabbitPid)
+  const ownBefore = process.cpuUsage()
   const started = performance.now()
   const end = started + DURATION_MS
   await Promise.all(
@@ -73,18 +89,46 @@ async function measure(clients: MqttClient[], nodes: Node[]) {
           if (sent === undefined) return
           waiting.delete(id)
           latencies.push(performance.now() - sent)
-          send()
+          if (!RATE) send()
+          else if (performance.now() > end && waiting.size === 0) resolve()
         })
-        for (let i = 0; i < INFLIGHT; i++) send()
+        if (!RATE) for (let i = 0; i < INFLIGHT; i++) send()
+        else {
+          // open loop: this agent's share of the rate, started at a random phase
+          const every = (1000 * clients.length) / RATE
+          const timer = setInterval(() => (performance.now() > end ? (clearInterval(timer), waiting.size === 0 && resolve()) : send()), every)
+        }
       })
       client.removeAllListeners('message')
     }),
   )
   const seconds = (performance.now() - started) / 1000
   const cpu = nodes.reduce((sum, n) => sum + cpuMs(n.pid), 0) - cpuBefore
+  const rabbitCpu = cpuMs(rabbitPid) - rabbitBefore
+  const own = process.cpuUsage(ownBefore)
   latencies.sort((a, b) => a - b)
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN
-  return { messages: latencies.length, perSecond: latencies.length / seconds, p50: pct(0.5), p99: pct(0.99), cpuMsPerMessage: cpu / latencies.length }
+  return {
+    messages: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50: pct(0.5),
+    p99: pct(0.99),
+    cpuMsPerMessage: cpu / latencies.length,
+    // cores busy during the run: web nodes, RabbitMQ, this load generator
+    cores: { web: cpu / 1000 / seconds, rabbit: rabbitCpu / 1000 / seconds, bench: (own.user + own.system) / 1e6 / seconds },
+  }
+}
+
+/** Which node is the active consumer of each partition queue (consumer tags name the node). */
+function activeConsumers(rabbit: Rabbit) {
+  const active = rabbit
+    .ctl('list_consumers', 'queue_name', 'consumer_tag', 'active')
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter(([queue, , isActive]) => queue?.startsWith('pixelfleet.ingest.p') && isActive === 'true')
+  const counts = new Map<string, number>()
+  for (const [, tag] of active) counts.set(tag.split('.')[0], (counts.get(tag.split('.')[0]) ?? 0) + 1)
+  return [...counts].map(([node, n]) => `${node} ${n}`).join(', ')
 }
 
 async function main() {
@@ -95,20 +139,28 @@ async function main() {
   const [nginxPort, portA, portB] = [await freePort(), await freePort(), await freePort()]
   const nginx = startNginx(path.join(tmp, 'nginx'), nginxPort, [portA, portB])
   const rabbit = await startRabbit(path.join(tmp, 'rabbit'), `http://127.0.0.1:${nginxPort}/broker-auth`)
-  const common = { DATABASE_URL: databaseUrl, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', SEED_DEMO: 'true', SIMULATOR_AGENTS: '0', LOG_LEVEL: 'error' }
+  const rabbitPid = rabbit.pid
+  if (values.profile) fs.mkdirSync(PROFILE_DIR, { recursive: true })
+  const nodeArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
+  const common = { INGEST_PARTITIONS: values.partitions!, DATABASE_URL: databaseUrl, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', SEED_DEMO: 'true', SIMULATOR_AGENTS: '0', LOG_LEVEL: 'error' }
   const nodes: Node[] = []
   try {
-    nodes.push(await startNode({ ...common, PORT: String(portA), NODE_ID: 'bench-a' }))
+    nodes.push(await startNode({ ...common, PORT: String(portA), NODE_ID: 'bench-a' }, nodeArgs))
     const agentUrl = rabbit.mqttUrl.replace(/\/\/[^@]+@/, '//')
     const clients = await registerAgents(agentUrl)
-    console.log(`${AGENTS} agents, ${INFLIGHT} in flight each, ${DURATION_MS / 1000} s per run, ${os.cpus().length} CPUs`)
-    await measure(clients, nodes) // warm-up: caches, JIT, queue declared
-    const one = await measure(clients, nodes)
-    nodes.push(await startNode({ ...common, PORT: String(portB), NODE_ID: 'bench-b' }))
+    console.log(`${AGENTS} agents, ${RATE ? `${RATE} msgs/s open loop` : `${INFLIGHT} in flight each`}, ${values.partitions} partitions, ${DURATION_MS / 1000} s per run, ${os.cpus().length} CPUs`)
+    await measure(clients, nodes, rabbitPid) // warm-up: caches, JIT, queue declared
+    const one = await measure(clients, nodes, rabbitPid)
+    nodes.push(await startNode({ ...common, PORT: String(portB), NODE_ID: 'bench-b' }, nodeArgs))
+    // node B hears node A's heartbeat and A hands over B's share of the partitions (about 1 s);
+    // then a warm-up like node A had (B's caches, JIT)
     await new Promise((resolve) => setTimeout(resolve, 2000))
-    const two = await measure(clients, nodes)
+    await measure(clients, nodes, rabbitPid)
+    const two = await measure(clients, nodes, rabbitPid)
+    console.log(`active ingest consumers after the run: ${activeConsumers(rabbit)}`)
     const row = (label: string, r: typeof one) =>
-      `${label}: ${r.perSecond.toFixed(0)} msgs/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.cpuMsPerMessage.toFixed(2)} ms web-node CPU per message (${r.messages} messages)`
+      `${label}: ${r.perSecond.toFixed(0)} msgs/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.cpuMsPerMessage.toFixed(2)} ms web-node CPU per message (${r.messages} messages); ` +
+      `cores busy: web ${r.cores.web.toFixed(2)}, RabbitMQ ${r.cores.rabbit.toFixed(2)}, load generator ${r.cores.bench.toFixed(2)}; load average ${os.loadavg()[0].toFixed(1)}`
     console.log(row('1 node ', one))
     console.log(row('2 nodes', two))
     console.log(`ratio 2/1: ${(two.perSecond / one.perSecond).toFixed(2)}x throughput`)

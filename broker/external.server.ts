@@ -3,10 +3,12 @@
  * instead of the embedded aedes broker. RabbitMQ asks the portal about credentials and topics
  * (broker/http-auth.server.ts); this module is the rest of the node's side:
  *
- * - ingest workers: every node consumes the durable quorum queue `pixelfleet.ingest`, bound to
- *   `amq.topic` with the agents' request and status routing keys (MQTT `/` is AMQP `.`), as
- *   competing consumers. A message is acknowledged only after its effect is committed and its
- *   response published, so a node dying mid-batch leaves its unacknowledged messages to the others.
+ * - ingest workers: the agents' request and status routing keys (MQTT `/` is AMQP `.`) are spread
+ *   over partition queues by a consistent-hash exchange; each partition is consumed by one node at a
+ *   time (single active consumer), the nodes share the partitions out among themselves and a
+ *   standby takes over those of a node that dies (external-partitions.ts, docs/decisions/011). A
+ *   message is acknowledged only after its effect is committed and its response published, so a
+ *   node dying mid-batch leaves its unacknowledged messages to the node taking its partitions.
  * - presence: the event exchange plugin's connection.created/closed events, through the quorum
  *   queue `pixelfleet.presence` with a single active consumer (events stay in order; another node
  *   takes over when that one dies). docs/decisions/010-external-broker.md says why.
@@ -14,21 +16,26 @@
  *   the portal's service user (AMQP publishes cannot set MQTT's retain flag).
  * - live updates: local changes go out on the `pixelfleet.events` fanout exchange; other nodes'
  *   arrive through this node's exclusive queue and are emitted locally (events/remote.server.ts).
+ *   The same exchange carries the nodes' heartbeats (AMQP type `node`), from which they balance
+ *   the partitions.
  */
 import os from 'node:os'
 import amqp, { type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib'
 import mqtt, { type MqttClient } from 'mqtt'
 import { agentConfigs, agentPresence, onAgentConfigChange, onlineAgentIds } from '../app/domain/agents/agent-gateway.server'
 import { onChange, type ChangeEvent } from '../app/domain/events/bus.server'
-import { emitRemoteChange, isRemoteChange } from '../app/domain/events/remote.server'
+import { isIngestChange } from '../app/domain/agents/ingest.server'
+import { emitRemoteChange, emitRemoteIngestChanges, isRemoteChange } from '../app/domain/events/remote.server'
 import { identityOf, publishAllowed, routingKeyToTopic, type Identity } from './acl'
 import { PROVISIONING_USERNAME, agentConfigTopic } from './protocol'
 import { dispatchMessage } from './requests'
+import { DEFAULT_PARTITIONS, Membership, PartitionConsumers, declarePartitions } from './external-partitions'
 
 type Logger = { info: (message: string) => void; warn: (message: string) => void }
 
 export const TOPIC_EXCHANGE = 'amq.topic'
-export const INGEST_QUEUE = 'pixelfleet.ingest'
+/** The single ingest queue of the first version: unbound at start, drained if it still holds messages. */
+export const LEGACY_INGEST_QUEUE = 'pixelfleet.ingest'
 export const PRESENCE_QUEUE = 'pixelfleet.presence'
 export const EVENTS_EXCHANGE = 'pixelfleet.events'
 const EVENT_EXCHANGE = 'amq.rabbitmq.event'
@@ -39,9 +46,13 @@ const DELIVERY_LIMIT = 10
 const RECONNECT_MS = 2000
 const EVENT_BATCH_MS = 25
 const CONFIG_PUSH_INTERVAL_MS = 200
+const HEARTBEAT_MS = 1000
+/** A node unheard of this long is gone (its partitions moved already: RabbitMQ saw its connection close). */
+const NODE_TIMEOUT_MS = 4000
+const NODE_MESSAGE = 'node'
 
-export type ExternalBrokerOptions = { mqttUrl: string; amqpUrl: string; nodeId: string; prefetch: number; logger: Logger }
-export type ExternalBroker = { port: number; close: () => Promise<void> }
+export type ExternalBrokerOptions = { mqttUrl: string; amqpUrl: string; nodeId: string; prefetch: number; partitions?: number; logger: Logger }
+export type ExternalBroker = { port: number; close: () => Promise<void>; ownedPartitions: () => number[] }
 
 /** AMQP address of the broker: BROKER_AMQP_URL, else MQTT_BROKER_URL's credentials and host on 5672. */
 export function amqpUrlOf(mqttUrl: string, amqpUrl: string | undefined): string {
@@ -123,16 +134,17 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   }
 
   // ---------------------------------------------------------------- live events across nodes
-  let pendingEvents: ChangeEvent[] = []
+  // [event, made by ingest]: the receiving node keeps its ingest caches for ingest's own changes
+  let pendingEvents: [ChangeEvent, boolean][] = []
   let eventTimer: NodeJS.Timeout | null = null
   const stopForwarding = onChange((event) => {
     if (isRemoteChange() || closing) return
-    pendingEvents.push(event)
+    pendingEvents.push([event, isIngestChange()])
     eventTimer ??= setTimeout(flushEvents, EVENT_BATCH_MS)
   })
   function flushEvents() {
     eventTimer = null
-    const unique = [...new Map(pendingEvents.map((event) => [JSON.stringify(event), event])).values()]
+    const unique = [...new Map(pendingEvents.map((entry) => [JSON.stringify(entry), entry])).values()]
     pendingEvents = []
     if (!unique.length || !publisher) return
     try {
@@ -143,8 +155,12 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   }
   function onRemoteEvents(message: ConsumeMessage | null) {
     if (!message || message.properties.appId === options.nodeId) return
+    if (message.properties.type === NODE_MESSAGE) return membership.heard(message.content)
     try {
-      for (const event of JSON.parse(message.content.toString('utf8')) as ChangeEvent[]) emitRemoteChange(event)
+      const entries = JSON.parse(message.content.toString('utf8')) as [ChangeEvent, boolean][]
+      for (const [event, ingest] of entries) if (!ingest) emitRemoteChange(event)
+      const ingested = entries.filter(([, ingest]) => ingest).map(([event]) => event)
+      if (ingested.length) emitRemoteIngestChanges(ingested)
     } catch (error) {
       log.warn(`broker: bad live event from ${String(message.properties.appId)}: ${(error as Error).message}`)
     }
@@ -184,6 +200,25 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   }, CONFIG_PUSH_INTERVAL_MS)
   configTimer.unref()
 
+  // ---------------------------------------------------------------- partitions and membership
+  const partitionCount = options.partitions ?? DEFAULT_PARTITIONS
+  let consumers: PartitionConsumers | null = null
+  const membership = new Membership({
+    nodeId: options.nodeId,
+    intervalMs: HEARTBEAT_MS,
+    timeoutMs: NODE_TIMEOUT_MS,
+    send: (body) => publish(EVENTS_EXCHANGE, '', body, { appId: options.nodeId, type: NODE_MESSAGE, persistent: false }),
+    onChange: (nodes) => {
+      if (closing || !consumers) return
+      consumers.rebalance(nodes).then(
+        () => log.info(`broker: nodes ${nodes.join(', ')}; this node consumes ingest partitions ${consumers?.ownedPartitions.join(', ') || 'none'}`),
+        (error: Error) => log.warn(`broker: rebalancing ingest partitions failed: ${error.message}`),
+      )
+    },
+  })
+  /** A partition came from another node: its agents may be cached here from before; forget them all. */
+  const forgetCachedAgents = () => emitRemoteChange({ organizationId: null, kind: 'agent' })
+
   // ---------------------------------------------------------------- AMQP connection
   async function connect() {
     const conn = await amqp.connect(options.amqpUrl, { clientProperties: { connection_name: `pixelfleet ${options.nodeId}` } })
@@ -199,10 +234,13 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     await publisher.assertExchange(EVENTS_EXCHANGE, 'fanout', { durable: true })
 
     const ingest = await conn.createChannel()
+    // per consumer, i.e. per partition this node is active on
     await ingest.prefetch(options.prefetch)
-    await ingest.assertQueue(INGEST_QUEUE, { durable: true, arguments: { 'x-queue-type': 'quorum', 'x-delivery-limit': DELIVERY_LIMIT } })
-    for (const key of INGEST_BINDINGS) await ingest.bindQueue(INGEST_QUEUE, TOPIC_EXCHANGE, key)
-    await ingest.consume(INGEST_QUEUE, (message) => onIngest(ingest, message))
+    await declarePartitions(ingest, { topicExchange: TOPIC_EXCHANGE, bindings: INGEST_BINDINGS, partitions: partitionCount, deliveryLimit: DELIVERY_LIMIT })
+    await drainLegacyQueue(conn, (channel, message) => onIngest(channel, message), log)
+    const fresh = !consumers
+    consumers = new PartitionConsumers(ingest, { nodeId: options.nodeId, partitions: partitionCount, onMessage: (message) => onIngest(ingest, message), onForeignPartition: forgetCachedAgents })
+    await consumers.start()
 
     const presence = await conn.createChannel()
     await presence.prefetch(100)
@@ -215,6 +253,9 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     await events.bindQueue(own.queue, EVENTS_EXCHANGE, '')
     await events.consume(own.queue, onRemoteEvents, { noAck: true })
     connection = conn
+    // registered behind the other nodes on every partition: they hand this node its share
+    if (fresh) membership.start()
+    else membership.reconnected()
   }
   function reconnect() {
     if (closing) return
@@ -227,8 +268,10 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   await connect()
   return {
     port: Number(new URL(options.mqttUrl).port || 1883),
+    ownedPartitions: () => consumers?.ownedPartitions ?? [],
     close: async () => {
       closing = true
+      membership.stop()
       stopForwarding()
       stopConfigListener()
       clearInterval(configTimer)
@@ -241,6 +284,23 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       await mqttClient.endAsync().catch(() => {})
     },
   }
+}
+
+/**
+ * The single queue of the first version, if the broker still has it: unbound from the topic
+ * exchange so nothing new lands there, and consumed until empty (delete it once it is:
+ * docs/deployment.md).
+ */
+async function drainLegacyQueue(conn: ChannelModel, onMessage: (channel: Channel, message: ConsumeMessage | null) => void, log: Logger) {
+  const channel = await conn.createChannel()
+  // checkQueue of a missing queue closes the channel with an error: expected, not a failure
+  channel.on('error', () => {})
+  const found = await channel.checkQueue(LEGACY_INGEST_QUEUE).catch(() => null)
+  if (!found) return
+  for (const key of INGEST_BINDINGS) await channel.unbindQueue(LEGACY_INGEST_QUEUE, TOPIC_EXCHANGE, key)
+  if (found.messageCount) log.warn(`broker: ${found.messageCount} messages left in ${LEGACY_INGEST_QUEUE}; consuming them`)
+  await channel.prefetch(50)
+  await channel.consume(LEGACY_INGEST_QUEUE, (message) => onMessage(channel, message))
 }
 
 /** The sender of a message taken from the ingest queue, from its topic: RabbitMQ let it publish only there. */

@@ -7,7 +7,7 @@
 #
 # start writes $RMQ_DIR/rabbitmq.conf (MQTT on $RMQ_MQTT_PORT, AMQP on $RMQ_AMQP_PORT, internal users
 # first, then the portal's HTTP auth backend at $PORTAL_AUTH_URL behind a 15 s cache), enables the
-# mqtt, auth_backend_http, auth_backend_cache and event_exchange plugins, and creates the portal's
+# mqtt, auth_backend_http, auth_backend_cache, event_exchange and consistent_hash_exchange plugins, and creates the portal's
 # service user $RMQ_USER/$RMQ_PASS (default_user, so only on a node's first start). Each directory is its own node (own name, ports, data, cookie),
 # so test runs side by side never clash.
 set -euo pipefail
@@ -71,7 +71,7 @@ auth_http.vhost_path = $PORTAL_AUTH_URL/vhost
 auth_http.resource_path = $PORTAL_AUTH_URL/resource
 auth_http.topic_path = $PORTAL_AUTH_URL/topic
 CONF
-  echo '[rabbitmq_mqtt,rabbitmq_auth_backend_http,rabbitmq_auth_backend_cache,rabbitmq_event_exchange].' > "$RMQ_DIR/enabled_plugins"
+  echo '[rabbitmq_mqtt,rabbitmq_auth_backend_http,rabbitmq_auth_backend_cache,rabbitmq_event_exchange,rabbitmq_consistent_hash_exchange].' > "$RMQ_DIR/enabled_plugins"
   [ -f "$RMQ_DIR/.erlang.cookie" ] || { head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$RMQ_DIR/.erlang.cookie"; chmod 400 "$RMQ_DIR/.erlang.cookie"; }
   node_env
   nohup rabbitmq-server > "$RMQ_DIR/server.out" 2>&1 &

@@ -84,6 +84,8 @@ export const configSchema = z.object({
   }),
   /** messages an ingest worker takes from the broker before acknowledging (batching) */
   INGEST_PREFETCH: z.coerce.number().int('INGEST_PREFETCH must be a whole number').min(1, 'INGEST_PREFETCH must be 1 or more').max(5000, 'INGEST_PREFETCH must be at most 5000').default(200),
+  /** ingest partition queues on the external broker; the same on every node (docs/decisions/011) */
+  INGEST_PARTITIONS: z.coerce.number().int('INGEST_PARTITIONS must be a whole number').min(1, 'INGEST_PARTITIONS must be 1 or more').max(64, 'INGEST_PARTITIONS must be at most 64').default(8),
   /** this node's name in logs and cross-node events; default host name and process id */
   NODE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'NODE_ID must be 1-64 letters, digits, ., _ or -').optional(),
   /** reverse proxies whose X-Forwarded-For/Proto are believed: a hop count or a CIDR list (docs/decisions/007) */

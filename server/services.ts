@@ -39,6 +39,7 @@ export async function startServices(config: Config, options: { dev: boolean; roo
         amqpUrl: amqpUrlOf(config.MQTT_BROKER_URL, config.BROKER_AMQP_URL),
         nodeId: config.NODE_ID ?? defaultNodeId(),
         prefetch: config.INGEST_PREFETCH,
+        partitions: config.INGEST_PARTITIONS,
         logger: brokerLogger(config.LOG_LEVEL),
       })
     : startBroker({ port: config.MQTT_PORT, host: config.HOST, httpServer: web.server, logger: brokerLogger(config.LOG_LEVEL) })

@@ -16,7 +16,7 @@ export async function freePort(): Promise<number> {
   return port
 }
 
-export type Rabbit = { mqttUrl: string; amqpUrl: string; stop: () => void }
+export type Rabbit = { mqttUrl: string; amqpUrl: string; pid: number; ctl: (...args: string[]) => string; stop: () => void }
 
 /** Our own RabbitMQ node in a temporary directory (scripts/ensure-rabbitmq.sh start), on free ports. */
 export async function startRabbit(dir: string, portalAuthUrl: string): Promise<Rabbit> {
@@ -27,6 +27,13 @@ export async function startRabbit(dir: string, portalAuthUrl: string): Promise<R
   return {
     mqttUrl: `mqtt://pixelfleet:scaleout-pass@127.0.0.1:${mqtt}`,
     amqpUrl: `amqp://pixelfleet:scaleout-pass@127.0.0.1:${amqp}`,
+    pid: Number(fs.readFileSync(path.join(dir, 'rabbitmq.pid'), 'utf8').trim()),
+    // rabbitmqctl against this node (its cookie is in $HOME): boots an Erlang VM, seconds of CPU
+    ctl: (...args: string[]) => {
+      const run = spawnSync('/usr/lib/rabbitmq/bin/rabbitmqctl', ['-q', '-n', `pixelfleet${amqp}@localhost`, ...args], { env: { ...process.env, HOME: dir }, encoding: 'utf8', timeout: 60_000 })
+      if (run.status !== 0) throw new Error(`rabbitmqctl ${args.join(' ')}: ${run.stdout}${run.stderr}`)
+      return run.stdout
+    },
     stop: () => {
       // The node's pid file: a signal is instant where rabbitmqctl boots a VM first.
       const pidFile = path.join(dir, 'rabbitmq.pid')
@@ -71,8 +78,8 @@ http {
 export type Node = { url: string; pid: number; stop: () => Promise<void> }
 
 /** A web node (`server/start.ts`, production build) outside vitest (the bench): resolves on its ready line. */
-export async function startNode(env: Record<string, string>): Promise<Node> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+export async function startNode(env: Record<string, string>, nodeArgs: string[] = []): Promise<Node> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/start.ts'], {
     cwd: root,
     env: { ...process.env, PIXELFLEET_SKIP_BUILD: '1', NODE_ENV: 'production', PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

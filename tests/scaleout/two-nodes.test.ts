@@ -20,6 +20,9 @@ import { freePort, rabbitmqInstalled, startNginx, startRabbit, type Rabbit } fro
 
 const FLEET = 6
 const PINGS = 300
+/** agents of the kill test: with 8 partitions over two nodes, some of them are node B's (all on A: 1 in 2^8) */
+const TEST_AGENTS = 8
+const PARTITIONS = 8
 
 describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behind nginx on RabbitMQ', () => {
   let tmp: string
@@ -31,6 +34,17 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
   let balancer: string
   let browser: Browser
   const sql = (query: string) => execFileSync('psql', [db.url, '-XAtqc', query], { encoding: 'utf8' }).trim()
+  /** partition queue -> node whose consumer is active on it (consumer tags name the node) */
+  const activeConsumers = () => {
+    const active = new Map<string, string>()
+    for (const [queue, tag, isActive] of rabbit.ctl('list_consumers', 'queue_name', 'consumer_tag', 'active').split('\n').map((l) => l.split('\t'))) {
+      if (!queue?.startsWith('pixelfleet.ingest.p') || isActive !== 'true') continue
+      expect(active.has(queue), `two active consumers on ${queue}`).toBe(false)
+      active.set(queue, tag.split('.')[0])
+    }
+    return active
+  }
+  const partitionsOf = (node: string) => [...activeConsumers().values()].filter((n) => n === node).length
 
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pf-scaleout-'))
@@ -39,7 +53,7 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
     nginx = startNginx(path.join(tmp, 'nginx'), nginxPort, [portA, portB])
     rabbit = await startRabbit(path.join(tmp, 'rabbit'), `${balancer}/broker-auth`)
     db = createTestDatabase('scaleout')
-    const common = { DATABASE_URL: db.url, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', PUBLIC_URL: balancer, INGEST_PREFETCH: '50', LOG_LEVEL: 'error' }
+    const common = { DATABASE_URL: db.url, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', PUBLIC_URL: balancer, INGEST_PREFETCH: '50', INGEST_PARTITIONS: String(PARTITIONS), LOG_LEVEL: 'error' }
     nodeA = await startPortal({ ...common, PORT: String(portA), NODE_ID: 'node-a', SEED_DEMO: 'true', SIMULATOR_AGENTS: String(FLEET) })
     nodeB = await startPortal({ ...common, PORT: String(portB), NODE_ID: 'node-b', SEED_DEMO: 'true', SIMULATOR_AGENTS: '0' })
     browser = await launchBrowser()
@@ -100,32 +114,51 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
     await context.close()
   }, 60_000)
 
-  it('kill -9 of a node mid-ingest loses no acknowledged message; the other node carries on', async () => {
-    // A new agent of this test: register through the provisioning identity, then QoS 1 pings.
-    const clientId = `scaleout-${process.pid}`
-    const provision = await mqtt.connectAsync(rabbit.mqttUrl.replace(/\/\/[^@]+@/, '//'), { clientId, username: 'provision', password: 'pixelfleet-demo-provisioning-key', reconnectPeriod: 0 })
-    await provision.subscribeAsync(provisionResponseTopic(clientId), { qos: 1 })
-    const registered = new Promise<{ agentId: string; secret: string }>((resolve) => provision.on('message', (_t, payload) => resolve(JSON.parse(payload.toString()).result)))
-    await provision.publishAsync(provisionRequestTopic(clientId), JSON.stringify({ product: 'LED Processor', serial: 'SCALE-1' }), { qos: 1 })
-    const { agentId, secret } = await registered
-    await provision.endAsync()
+  it('the ingest partitions are shared out between the two nodes, one active consumer each', async () => {
+    // node B registered behind node A on every partition; A hands B its share (heartbeats, ~1 s)
+    // (each rabbitmqctl call boots an Erlang VM: seconds on a busy machine)
+    await expect.poll(() => partitionsOf('node-b'), { timeout: 90_000, interval: 1000 }).toBe(PARTITIONS / 2)
+    const active = activeConsumers()
+    expect(active.size).toBe(PARTITIONS)
+    expect(partitionsOf('node-a')).toBe(PARTITIONS / 2)
+  }, 150_000)
 
-    const agent = await mqtt.connectAsync(rabbit.mqttUrl.replace(/\/\/[^@]+@/, '//'), { clientId: agentId, username: agentId, password: secret, reconnectPeriod: 500 })
-    await agent.subscribeAsync(agentResponseTopic(agentId, 'ping'), { qos: 1 })
+  it('kill -9 of a node mid-ingest loses no acknowledged message; its partitions go to the other node, which carries on', async () => {
+    // Agents of this test: register through the provisioning identity, then QoS 1 pings.
+    const brokerUrl = rabbit.mqttUrl.replace(/\/\/[^@]+@/, '//')
+    const agents: { id: string; client: mqtt.MqttClient }[] = []
+    for (let n = 0; n < TEST_AGENTS; n++) {
+      const clientId = `scaleout-${process.pid}-${n}`
+      const provision = await mqtt.connectAsync(brokerUrl, { clientId, username: 'provision', password: 'pixelfleet-demo-provisioning-key', reconnectPeriod: 0 })
+      await provision.subscribeAsync(provisionResponseTopic(clientId), { qos: 1 })
+      const registered = new Promise<{ agentId: string; secret: string }>((resolve) => provision.on('message', (_t, payload) => resolve(JSON.parse(payload.toString()).result)))
+      await provision.publishAsync(provisionRequestTopic(clientId), JSON.stringify({ product: 'LED Processor', serial: `SCALE-${n}` }), { qos: 1 })
+      const { agentId, secret } = await registered
+      await provision.endAsync()
+      const client = await mqtt.connectAsync(brokerUrl, { clientId: agentId, username: agentId, password: secret, reconnectPeriod: 500 })
+      await client.subscribeAsync(agentResponseTopic(agentId, 'ping'), { qos: 1 })
+      agents.push({ id: agentId, client })
+    }
     let acknowledged = 0
     const metrics = { dataSegsOut: 1, dsackDups: 0, totalRetrans: 0 }
     const sends: Promise<unknown>[] = []
     for (let i = 0; i < PINGS; i++) {
-      sends.push(agent.publishAsync(agentRequestTopic(agentId, 'ping'), JSON.stringify({ requestId: String(i), metrics }), { qos: 1 }).then(() => acknowledged++))
+      const agent = agents[i % agents.length]
+      sends.push(agent.client.publishAsync(agentRequestTopic(agent.id, 'ping'), JSON.stringify({ requestId: String(i), metrics }), { qos: 1 }).then(() => acknowledged++))
       if (i === PINGS / 3) process.kill(nodeB.pid, 'SIGKILL')
       if (i % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 5))
     }
     await Promise.all(sends)
     expect(acknowledged).toBe(PINGS)
-    // Every acknowledged ping is counted: node B's unacknowledged deliveries went back to node A.
-    const counted = () => Number(sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" = '${agentId}' AND "call" = 'ping'`))
+    // Node B's partitions have node A as their active consumer now (it was the standby on each).
+    await expect.poll(() => partitionsOf('node-a'), { timeout: 90_000, interval: 1000 }).toBe(PARTITIONS)
+    // Every acknowledged ping is counted, on node B's partitions too: its unacknowledged deliveries
+    // and everything queued after its death went to node A.
+    const ids = agents.map((a) => `'${a.id}'`).join(',')
+    const counted = () => Number(sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" IN (${ids}) AND "call" = 'ping'`))
     await expect.poll(counted, { timeout: 60_000, interval: 500 }).toBeGreaterThanOrEqual(PINGS)
-    await agent.endAsync()
+    for (const agent of agents) expect(Number(sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" = '${agent.id}' AND "call" = 'ping'`))).toBeGreaterThanOrEqual(Math.floor(PINGS / TEST_AGENTS))
+    await Promise.all(agents.map((a) => a.client.endAsync()))
     // Node A carries on behind the balancer: pages and the fleet's presence still answer.
     const page = await fetch(`${balancer}/login`)
     expect(page.status).toBe(200)

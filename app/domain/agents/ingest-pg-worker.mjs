@@ -51,12 +51,29 @@ function coalesce(ops) {
   })
 }
 
+/** A value as an SQL literal: quoted text of unknown type, which PostgreSQL types from its context like a parameter. */
+function literal(value) {
+  const prepared = pg.utils.prepareValue(value)
+  if (prepared === null || prepared === undefined) return 'NULL'
+  if (Buffer.isBuffer(prepared)) return `'\\x${prepared.toString('hex')}'`
+  return pg.escapeLiteral(String(prepared))
+}
+
+/** The statement with its parameters written in (escaped), for a multi-statement simple query. */
+const inline = (op) => op.sql.replace(/\$(\d+)/g, (_m, k) => literal(op.params[Number(k) - 1]))
+
 port.on('message', async (ops) => {
   let reply
   try {
     const db = await connection()
-    let rows = []
-    for (const op of coalesce(ops)) rows = (await db.query({ text: op.sql, values: op.params })).rows
+    const merged = coalesce(ops)
+    const last = merged.at(-1)
+    const read = last.mode === 'run' ? null : merged.pop()
+    // The writes travel as one simple query (statements joined, values inlined): one round trip
+    // to the server per batch, not one per statement. A failing statement stops the rest, as
+    // one by one; the caller then rolls back. The read, if any, follows as a normal query.
+    if (merged.length) await db.query(merged.map(inline).join(';\n'))
+    const rows = read ? (await db.query({ text: read.sql, values: read.params })).rows : []
     reply = { rows }
   } catch (error) {
     reply = { error: { message: error.message, code: error.code } }

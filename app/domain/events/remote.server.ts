@@ -1,3 +1,4 @@
+import { announceIngestChanges } from '../agents/ingest.server'
 import { emitChange, type ChangeEvent } from './bus.server'
 
 /**
@@ -12,6 +13,21 @@ export function emitRemoteChange(event: ChangeEvent) {
   applyingRemote = true
   try {
     emitChange(event)
+  } finally {
+    applyingRemote = false
+  }
+}
+
+/**
+ * Changes another node's ingest committed (pings, presence, state): live views hear them, but this
+ * node's ingest caches keep their agents. Each agent's messages are committed by the node owning
+ * their partition (docs/decisions/011), so what another node's ingest wrote is not cached here; a
+ * node that takes a partition over drops its caches first (broker/external-partitions.ts).
+ */
+export function emitRemoteIngestChanges(events: ChangeEvent[]) {
+  applyingRemote = true
+  try {
+    announceIngestChanges(events)
   } finally {
     applyingRemote = false
   }
