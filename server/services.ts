@@ -5,6 +5,7 @@ import { disconnectDatabase, tuneDatabase } from '../app/utils/db.server'
 import { seedDemo } from '../prisma/seed-data'
 import { startNotificationDelivery } from '../app/domain/notifications/delivery.server'
 import { startMailSender } from '../app/domain/mail/mail-sender.server'
+import { startChannelSender } from '../app/domain/notifications/channels/sender.server'
 import { brokerLogger, startBroker } from '../broker/broker.server'
 import { amqpUrlOf, defaultNodeId, startExternalBroker } from '../broker/external.server'
 import { startRelay } from '../relay/relay.server'
@@ -57,6 +58,7 @@ export async function startServices(config: Config, options: { dev: boolean; roo
   }
   const notifications = startNotificationDelivery()
   const mailSender = startMailSender()
+  const channelSender = startChannelSender()
   // The demo organization gets live simulated agents (SIMULATOR_AGENTS=0 turns this off).
   const demoFleet =
     config.SIMULATOR_AGENTS > 0 && (options.seed ?? config.SEED_DEMO)
@@ -80,6 +82,7 @@ export async function startServices(config: Config, options: { dev: boolean; roo
       await web.close()
       await notifications.stop()
       await mailSender.stop()
+      await channelSender.stop()
       await disconnectDatabase()
     },
   }
