@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto'
 import { http, HttpResponse, delay } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { updateClientStateRequestSchema, type SystemReport } from '../../broker/protocol'
+import { updateClientStateRequestSchema } from '../../broker/protocol'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
@@ -232,7 +232,7 @@ describe('notification channels', () => {
       data: { clientName: 'Stage agent', product: 'VX1000', serial: 'SN-RC1', secretHash: 'x', organizationId: arena.org.id, enrolledAt: new Date(), defaultProjectId: project.id },
     })
     const tile = (n: number) => ({ id: `tile-${n}`, component: 'receiver' as const, product: 'R5', serial: `T${n}`, name: `Tile ${n}`, parent: 'processor', properties: {}, count: 1 })
-    const system: SystemReport = updateClientStateRequestSchema.parse({
+    const system = updateClientStateRequestSchema.parse({
       systems: [
         {
           id: 'wall',
