@@ -3,11 +3,13 @@ import { useLoaderData } from '@remix-run/react'
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SEVERITY_CHART_COLORS } from '~/components/fleet/chart-card'
+import { RootCauseCard } from '~/components/fleet/root-cause-card'
 import { SeverityBadge } from '~/components/fleet/status'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
 import { Pager, pageParam } from '~/components/ui/pager'
 import { componentLabel, HISTORY_SEVERITIES } from '~/domain/fleet/labels'
 import { projectIssues } from '~/domain/fleet/project.server'
+import { projectRootCauses } from '~/domain/rootcause/views.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
@@ -15,14 +17,21 @@ import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
-  return domainCall(() => projectIssues(actor, params.organizationId!, params.projectId!, Date.now(), { page: pageParam(request.url) }))
+  const [issues, rootCauses] = await domainCall(() =>
+    Promise.all([
+      projectIssues(actor, params.organizationId!, params.projectId!, Date.now(), { page: pageParam(request.url) }),
+      projectRootCauses(actor, params.organizationId!, params.projectId!),
+    ]),
+  )
+  return { ...issues, rootCauses }
 }
 
 const LABELS: Record<string, string> = { critical: 'Critical', error: 'Error', warning: 'Warning', notice: 'Notice' }
 
 /** Issues tab: 'Issue History' (last 10 days, stacked by severity, 700 x 200) and 'Issue Counts'. */
 export default function ProjectIssues() {
-  const { history, counts, page, pageCount, pageSize, total } = useLoaderData<typeof loader>()
+  const { history, counts, page, pageCount, pageSize, total, rootCauses } = useLoaderData<typeof loader>()
+  const explained = new Set(rootCauses.explainedIds)
   const { organization } = useOrganization()
   useLiveRevalidate(organization.id, ['issue', 'system', 'project'])
   return (
@@ -45,6 +54,7 @@ export default function ProjectIssues() {
           </BarChart>
         </CardContent>
       </Card>
+      <RootCauseCard groups={rootCauses.groups} />
       <Card>
         <CardHeader>
           <CardTitle>Issue Counts</CardTitle>
@@ -69,7 +79,10 @@ export default function ProjectIssues() {
                       <SeverityBadge severity={c.severity} />
                     </td>
                     <td className="py-1.5">{componentLabel(c.component)}</td>
-                    <td className="py-1.5">{c.message}</td>
+                    <td className="py-1.5">
+                      {c.message}
+                      {explained.has(c.id) ? <span className="ml-2 text-xs text-muted-foreground">(explained by a root cause)</span> : null}
+                    </td>
                     <td className="whitespace-nowrap py-1.5 text-muted-foreground">
                       {c.system} · {c.agent}
                     </td>
