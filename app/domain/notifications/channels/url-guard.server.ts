@@ -45,7 +45,8 @@ export function parseChannelUrl(raw: string): URL {
   const local = LOOPBACK_NAMES.has(url.hostname)
   if (url.username || url.password) throw refuse('URL must not contain a user name or password')
   if (url.protocol === 'https:') return url
-  if (url.protocol === 'http:' && local && devOrTest()) return url
+  // http only for a receiver on this machine: development, tests, or an explicit CHANNEL_ALLOW_PRIVATE.
+  if (url.protocol === 'http:' && local && (devOrTest() || getConfig().CHANNEL_ALLOW_PRIVATE)) return url
   throw refuse('URL must start with https://')
 }
 
