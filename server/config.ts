@@ -44,6 +44,11 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().default('Pixelfleet <no-reply@pixelfleet.local>'),
   /** batch window of alert e-mails per user: items within it are sent together as one digest */
   NOTIFY_BATCH_MS: z.coerce.number().int('NOTIFY_BATCH_MS must be a whole number').min(0, 'NOTIFY_BATCH_MS must be 0 or more').default(10_000),
+  /** notification channels (docs/notification-channels.md): allow webhook URLs on private/loopback addresses (never in production unless set) */
+  CHANNEL_ALLOW_PRIVATE: flag.default('false'),
+  /** webhook attempts per message before it is given up (retried with backoff on 5xx, 429, timeouts and network errors) */
+  CHANNEL_MAX_ATTEMPTS: z.coerce.number().int('CHANNEL_MAX_ATTEMPTS must be a whole number').min(1, 'CHANNEL_MAX_ATTEMPTS must be 1 or more').max(20, 'CHANNEL_MAX_ATTEMPTS must be at most 20').default(6),
+  CHANNEL_TIMEOUT_MS: z.coerce.number().int('CHANNEL_TIMEOUT_MS must be a whole number').min(100, 'CHANNEL_TIMEOUT_MS must be 100 or more').default(10_000),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_ISSUER: z.string().url('GOOGLE_ISSUER must be an absolute URL').default('https://accounts.google.com'),

@@ -6,6 +6,7 @@ import { seedDemo } from '../prisma/seed-data'
 import { startNotificationDelivery } from '../app/domain/notifications/delivery.server'
 import { startMailSender } from '../app/domain/mail/mail-sender.server'
 import { startOfflineSweeper } from '../app/domain/alarms/offline.server'
+import { startChannelSender } from '../app/domain/notifications/channels/sender.server'
 import { brokerLogger, startBroker } from '../broker/broker.server'
 import { amqpUrlOf, defaultNodeId, startExternalBroker } from '../broker/external.server'
 import { startRelay } from '../relay/relay.server'
@@ -60,6 +61,7 @@ export async function startServices(config: Config, options: { dev: boolean; roo
   const notifications = startNotificationDelivery()
   const mailSender = startMailSender()
   const offlineSweeper = startOfflineSweeper()
+  const channelSender = startChannelSender()
   // The demo organization gets live simulated agents (SIMULATOR_AGENTS=0 turns this off).
   const demoFleet =
     config.SIMULATOR_AGENTS > 0 && (options.seed ?? config.SEED_DEMO)
@@ -84,6 +86,7 @@ export async function startServices(config: Config, options: { dev: boolean; roo
       await notifications.stop()
       await mailSender.stop()
       await offlineSweeper.stop()
+      await channelSender.stop()
       await disconnectDatabase()
     },
   }

@@ -7,7 +7,7 @@ import { type SimSystem } from './system'
  * then show the consequences (a tile heats up, genlock reads 'none') and the issue tracker turns
  * them into alerts and deviations that raise and clear over time.
  */
-export const SCENARIO_NAMES = ['healthy', 'mixed', 'tempHigh', 'genlockLost', 'switchPortDown', 'pduOverCurrent', 'deviations', 'agentOffline'] as const
+export const SCENARIO_NAMES = ['healthy', 'mixed', 'tempHigh', 'genlockLost', 'switchPortDown', 'switchFailure', 'pduOverCurrent', 'deviations', 'agentOffline'] as const
 export type ScenarioName = (typeof SCENARIO_NAMES)[number]
 
 export const SCENARIO_DESCRIPTIONS: Record<ScenarioName, string> = {
@@ -16,6 +16,7 @@ export const SCENARIO_DESCRIPTIONS: Record<ScenarioName, string> = {
   tempHigh: 'tiles overheat and cool down in cycles: recv.tempHigh as error (70 °C) then critical (80 °C), then cleared',
   genlockLost: 'the processor loses its genlock reference in cycles: proc.genlockLost',
   switchPortDown: 'a patched switch port drops its link in cycles: switch.portDown',
+  switchFailure: "the switch port feeding the processor goes down in cycles and takes the tiles with it: switch.portDown explains recv.offline (root cause), then recovers",
   pduOverCurrent: 'one PDU outlet surges in cycles: pdu.overCurrent as error (85 % of rating) then critical',
   deviations: 'no alerts; tiles on an older firmware (recv.firmwareMismatch) and an input format off the genlock rate (proc.inputFormat)',
   agentOffline: "agents go silent (no reports, no pings) for 10 ticks of every 30, then report again: the portal's 'Agent offline' alarm raises and clears",
@@ -133,6 +134,17 @@ const PLANS: Record<ScenarioName, (director: FaultDirector, tick: number) => voi
   tempHigh: cyclic('overheat', tileCluster, 10, 24),
   genlockLost: cyclic('genlockLost', single('genlockLost'), 6, 18),
   switchPortDown: cyclic('portDown', single('portDown'), 6, 20),
+  switchFailure: (director, tick) => {
+    if (tick !== 0) return
+    for (const system of director.sites) {
+      const networkSwitch = system.devices.find((d) => d.component === 'switch')
+      if (!networkSwitch) continue
+      // One phase for the switch and its tiles: they fail and recover together.
+      const activeAt = cycle(1 + director.random.int(0, 4), 6, 20)
+      director.add({ fault: 'feedPortDown', devices: [networkSwitch], activeAt })
+      director.add({ fault: 'linkLost', devices: system.receivers, activeAt })
+    }
+  },
   pduOverCurrent: cyclic('overCurrent', single('overCurrent'), 6, 20),
   deviations: (director, tick) => {
     if (tick === 0) for (const system of director.sites) persistentDeviations(director, system, { firmware: 1, format: 1 })

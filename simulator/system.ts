@@ -62,7 +62,8 @@ export class SimSystem {
     if (rng.chance(0.3)) peripherals.push(new Matrix(device('matrix-1', 'Video router'), MATRICES[0]))
     const patched = [this.processor, ...peripherals]
     const linkLabels = ['Uplink', 'Edge agent', ...patched.map((d) => d.name), 'PDU']
-    const networkSwitch = new NetworkSwitch(device('switch-1', `${name} switch`), rng.pick(SWITCHES), linkLabels)
+    const linkDevices = [undefined, undefined, ...patched.map((d) => d.key)]
+    const networkSwitch = new NetworkSwitch(device('switch-1', `${name} switch`), rng.pick(SWITCHES), linkLabels, linkDevices)
     const pduLoads = [this.processor.name, networkSwitch.name, ...Array.from({ length: Math.min(columns, 6) }, (_, i) => `Tile column ${i + 1}`)]
     const pdu = new Pdu(device('pdu-1', `${name} PDU`), rng.pick(PDUS), pduLoads)
     this.devices.push(networkSwitch, pdu, ...peripherals)

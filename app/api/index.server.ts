@@ -8,6 +8,7 @@ import { organizationCalls } from './organizations.server'
 import { projectCalls } from './projects.server'
 import { noteCalls } from './notes.server'
 import { notificationCalls } from './notifications.server'
+import { notificationChannelCalls } from './notification-channels.server'
 import { usageCalls } from './usage.server'
 import { memberCalls } from './members.server'
 import { inviteCalls } from './invites.server'
@@ -30,6 +31,7 @@ export const apiCalls: ApiCalls = {
   ...projectCalls,
   ...noteCalls,
   ...notificationCalls,
+  ...notificationChannelCalls,
   ...usageCalls,
   ...memberCalls,
   ...inviteCalls,

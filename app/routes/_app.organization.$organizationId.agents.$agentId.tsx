@@ -1,4 +1,5 @@
 import { type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
+import { RootCauseCard } from '~/components/fleet/root-cause-card'
 import { Link, useFetcher, useLoaderData, useNavigate, useSearchParams, type UIMatch } from '@remix-run/react'
 import { AlertTriangle, Server } from 'lucide-react'
 import { useEffect, useState, type ReactNode } from 'react'
@@ -367,6 +368,7 @@ function SystemTab({ system, data, organizationId }: { system: SystemData; data:
           ) : null}
         </CardContent>
       </Card>
+      <RootCauseCard groups={system.rootCauses} showSystem={false} />
       <Card>
         <CardHeader>
           <CardTitle>System Health</CardTitle>

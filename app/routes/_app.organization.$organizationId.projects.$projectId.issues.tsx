@@ -4,12 +4,14 @@ import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'rec
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SEVERITY_CHART_COLORS } from '~/components/fleet/chart-card'
 import { IssueStateTabs, IssueTable } from '~/components/alarms/issue-list'
+import { RootCauseCard } from '~/components/fleet/root-cause-card'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
 import { pageParam } from '~/components/ui/pager'
 import { listProjectIssues } from '~/domain/alarms/lifecycle.server'
 import { ISSUE_STATE_LABELS, parseIssueState } from '~/domain/alarms/state'
 import { HISTORY_SEVERITIES } from '~/domain/fleet/labels'
 import { projectIssues } from '~/domain/fleet/project.server'
+import { projectRootCauses } from '~/domain/rootcause/views.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
@@ -18,18 +20,19 @@ import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
   const state = parseIssueState(new URL(request.url).searchParams.get('issues'))
-  const [{ history }, list] = await Promise.all([
+  const [{ history }, list, rootCauses] = await Promise.all([
     domainCall(() => projectIssues(actor, params.organizationId!, params.projectId!, Date.now(), { page: 1 })),
     domainCall(() => listProjectIssues(actor, params.organizationId!, params.projectId!, state, pageParam(request.url))),
+    domainCall(() => projectRootCauses(actor, params.organizationId!, params.projectId!)),
   ])
-  return { history, list }
+  return { history, list, rootCauses }
 }
 
 const LABELS: Record<string, string> = { critical: 'Critical', error: 'Error', warning: 'Warning', notice: 'Notice' }
 
 /** Issues tab: 'Issue History' (last 10 days, stacked by severity, 700 x 200) and the issues by state (alarm lifecycle). */
 export default function ProjectIssues() {
-  const { history, list } = useLoaderData<typeof loader>()
+  const { history, list, rootCauses } = useLoaderData<typeof loader>()
   const { organization } = useOrganization()
   useLiveRevalidate(organization.id, ['issue', 'system', 'project'])
   return (
@@ -52,6 +55,7 @@ export default function ProjectIssues() {
           </BarChart>
         </CardContent>
       </Card>
+      <RootCauseCard groups={rootCauses.groups} />
       <Card>
         <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2 space-y-0">
           <CardTitle>Issue Counts</CardTitle>
@@ -63,6 +67,7 @@ export default function ProjectIssues() {
             issues={list.issues}
             canManage={list.canManage}
             emptyText={list.state === 'all' ? 'No issues reported' : `No ${ISSUE_STATE_LABELS[list.state].toLowerCase()} issues`}
+            explainedIds={rootCauses.explainedIds}
             pager={{ page: list.page, pageCount: list.pageCount, pageSize: list.pageSize, total: list.total }}
           />
         </CardContent>

@@ -16,6 +16,7 @@ export default function OrganizationSettingsLayout() {
     { to: `${base}/projects`, label: 'Projects' },
     ...(capabilities.canBillingView ? [{ to: `${base}/billing`, label: 'Billing' }] : []),
     ...(capabilities.canUpdate ? [{ to: `${base}/tokens`, label: 'Service Tokens' }] : []),
+    ...(capabilities.canUpdate ? [{ to: `${base}/channels`, label: 'Notification Channels' }] : []),
     { to: `${base}/admin`, label: 'Admin' },
   ]
   return (

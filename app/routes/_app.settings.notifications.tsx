@@ -8,6 +8,7 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { SeveritySlider, Switch } from '~/components/notifications/severity-controls'
 import { Button } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
+import { NativeSelect } from '~/components/ui/native-select'
 import { Tooltip } from '~/components/ui/tooltip'
 import { invalid } from '~/domain/errors'
 import { listSubscriptionTree, testNotification, updateSubscription, type SubscriptionLevel, type SubscriptionView } from '~/domain/notifications/subscriptions.server'
@@ -24,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Notifications · Pixelfleet' }]
 export const handle = { breadcrumb: () => ({ label: 'Notifications', to: '.' }) }
 
-const intentSchema = z.enum(['create', 'update', 'delete', 'test'])
+const intentSchema = z.enum(['create', 'update', 'delete', 'test', 'channel'])
 
 export async function action({ request }: ActionFunctionArgs) {
   const { actor } = await requireUser(request)
@@ -38,6 +39,8 @@ export async function action({ request }: ActionFunctionArgs) {
       return formAction(() => updateSubscription(actor, { id: form.id, doc: sliders }))
     case 'delete':
       return formAction(() => updateSubscription(actor, { id: form.id }))
+    case 'channel':
+      return formAction(() => updateSubscription(actor, { id: form.id, doc: { channel: form.channel || null } }), 'Channel saved')
     case 'test':
       return formAction(() => testNotification(actor, { organization: form.organization, project: form.project || null }), 'Notification sent')
     default:
@@ -59,6 +62,8 @@ type RowModel = {
   /** what applies when this row has no override: the nearest subscription above it */
   inherited: Levels
   test?: { organization: string; project?: string }
+  /** the organization's notification channels (Settings > Notification Channels) */
+  channels: { id: string; name: string }[]
 }
 
 /** Flattens the tree into rows, each knowing what it inherits (project -> parents -> organization -> default). */
@@ -66,11 +71,11 @@ function buildRows(tree: ReturnType<typeof useLoaderData<typeof loader>>): RowMo
   const levels = (s: SubscriptionView | null, fallback: Levels): Levels => (s ? { alerts: s.alerts, deviations: s.deviations } : fallback)
   const defaults = levels(tree.default, OFF)
   const rows: RowModel[] = [
-    { key: 'default', level: 'default', target: '', name: 'Default', depth: 0, icon: 'default', subscription: tree.default, inherited: OFF },
+    { key: 'default', level: 'default', target: '', name: 'Default', depth: 0, icon: 'default', subscription: tree.default, inherited: OFF, channels: [] },
   ]
   for (const org of tree.organizations) {
     const orgLevels = levels(org.subscription, defaults)
-    rows.push({ key: org.id, level: 'organization', target: org.id, name: org.name, depth: 0, icon: 'organization', subscription: org.subscription, inherited: defaults, test: { organization: org.id } })
+    rows.push({ key: org.id, level: 'organization', target: org.id, name: org.name, depth: 0, icon: 'organization', subscription: org.subscription, inherited: defaults, test: { organization: org.id }, channels: org.channels })
     const effective = new Map<string, Levels>()
     for (const project of org.projects) {
       const inherited = (project.parentId && effective.get(project.parentId)) || orgLevels
@@ -85,6 +90,7 @@ function buildRows(tree: ReturnType<typeof useLoaderData<typeof loader>>): RowMo
         subscription: project.subscription,
         inherited,
         test: { organization: org.id, project: project.id },
+        channels: org.channels,
       })
     }
   }
@@ -109,6 +115,7 @@ export default function NotificationsTab() {
               <th className="px-3 py-2 font-medium">Override</th>
               <th className="px-3 py-2 font-medium">Alerts</th>
               <th className="px-3 py-2 font-medium">Deviations</th>
+              <th className="px-3 py-2 font-medium">Channel</th>
               <th className="px-3 py-2">
                 <span className="sr-only">Test</span>
               </th>
@@ -169,6 +176,9 @@ function SubscriptionRow({ row }: { row: RowModel }) {
       <td className="px-3 py-2">
         <SeveritySlider label={`Deviations for ${label}`} value={shown.deviations} disabled={!on || !row.subscription} onCommit={(step) => change('deviations', step)} />
       </td>
+      <td className="px-3 py-2">
+        <ChannelPicker row={row} />
+      </td>
       <td className="px-3 py-2 text-right">
         {row.test ? (
           <Tooltip content="Send a test e-mail">
@@ -185,6 +195,31 @@ function SubscriptionRow({ row }: { row: RowModel }) {
         ) : null}
       </td>
     </tr>
+  )
+}
+
+/** E-mail only, or e-mail plus one of the organization's channels, for a row with an override. */
+function ChannelPicker({ row }: { row: RowModel }) {
+  const save = useFetcher<typeof action>()
+  useToastFailure(save.state, save.data, true)
+  if (row.level === 'default' || !row.subscription) return <span className="text-xs text-muted-foreground">{row.level === 'default' ? 'E-mail' : '—'}</span>
+  if (row.channels.length === 0) return <span className="text-xs text-muted-foreground">E-mail</span>
+  const value = save.formData ? String(save.formData.get('channel') ?? '') : (row.subscription.channelId ?? '')
+  return (
+    <NativeSelect
+      aria-label={`Channel for ${row.name}`}
+      className="h-8 w-44 text-xs"
+      value={value}
+      disabled={save.state !== 'idle'}
+      onChange={(e) => save.submit({ intent: 'channel', id: row.subscription!.id, channel: e.target.value }, { method: 'post' })}
+    >
+      <option value="">E-mail only</option>
+      {row.channels.map((c) => (
+        <option key={c.id} value={c.id}>
+          E-mail + {c.name}
+        </option>
+      ))}
+    </NativeSelect>
   )
 }
 

@@ -8,7 +8,7 @@ export const TILE_TEMPERATURE_LIMITS = { error: 70, critical: 80 } as const
 /** Receiver card behind one LED tile; its temperature drifts and climbs when it overheats. */
 export class Receiver extends SimDevice {
   readonly component = 'receiver' as const
-  readonly supportedFaults: readonly Fault[] = ['overheat', 'outdatedFirmware']
+  readonly supportedFaults: readonly Fault[] = ['overheat', 'outdatedFirmware', 'linkLost']
   readonly product: string
   private readonly model: (typeof RECEIVERS)[number]
   private readonly baseline: number
@@ -36,6 +36,8 @@ export class Receiver extends SimDevice {
   }
 
   conditions(): Condition[] {
+    // Behind a dead link the tile cannot be read at all: not responding, nothing else.
+    if (this.faults.has('linkLost')) return [this.condition('alert', 'recv.offline', SEVERITY.critical, `${this.name} not responding`)]
     const t = round(this.temperature)
     if (t >= TILE_TEMPERATURE_LIMITS.critical) {
       return [this.condition('alert', 'recv.tempHigh', SEVERITY.critical, `${this.name} at ${t} °C (limit ${TILE_TEMPERATURE_LIMITS.critical} °C)`)]

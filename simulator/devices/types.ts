@@ -8,7 +8,7 @@ export const SEVERITY = { critical: 2, error: 3, warning: 4, notice: 5, info: 6 
 export type Severity = (typeof SEVERITY)[keyof typeof SEVERITY]
 
 /** Faults a scenario can inject into a device; each model reacts to the ones that apply to it. */
-export type Fault = 'overheat' | 'genlockLost' | 'noInput' | 'portDown' | 'overCurrent' | 'noSignal' | 'outdatedFirmware' | 'inputFormatMismatch'
+export type Fault = 'overheat' | 'genlockLost' | 'noInput' | 'portDown' | 'feedPortDown' | 'linkLost' | 'overCurrent' | 'noSignal' | 'outdatedFirmware' | 'inputFormatMismatch'
 
 /** One device as it appears in updateClientState. */
 export type DeviceSnapshot = {

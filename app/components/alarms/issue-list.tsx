@@ -100,6 +100,7 @@ export function IssueTable({
   showAgent = true,
   emptyText,
   pager,
+  explainedIds,
 }: {
   organizationId: string
   issues: IssueRowView[]
@@ -107,6 +108,8 @@ export function IssueTable({
   showAgent?: boolean
   emptyText: string
   pager?: { page: number; pageCount: number; pageSize: number; total: number }
+  /** issues a root cause upstream explains (app/domain/rootcause), marked in the message cell */
+  explainedIds?: string[]
 }) {
   const revalidator = useRevalidator()
   const [acking, setAcking] = useState<IssueRowView | null>(null)
@@ -143,6 +146,7 @@ export function IssueTable({
                   <button type="button" className="text-left font-medium text-primary hover:underline" onClick={() => setOpenId(i.id)}>
                     {i.message}
                   </button>
+                  {explainedIds?.includes(i.id) ? <span className="ml-2 text-xs text-muted-foreground">(explained by a root cause)</span> : null}
                   <div className="text-xs text-muted-foreground">
                     {i.acknowledged ? <>Acknowledged by {i.acknowledgedBy} · </> : null}
                     {i.comments ? (

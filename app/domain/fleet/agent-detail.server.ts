@@ -4,6 +4,7 @@ import { prisma } from '~/utils/db.server'
 import { agentCore, agentSelect, canConnect, summarizeDevices } from './agent-summary.server'
 import { deviceTree } from './project.server'
 import { loadFleetScope } from './scope.server'
+import { agentRootCauses } from '../rootcause/views.server'
 
 /**
  * Agent detail (spec 02 section 2): header, Status, Info and Location cards, one tab per visible
@@ -40,7 +41,7 @@ export async function agentDetail(actor: Actor, organizationId: string, agentId:
     }),
     prisma.issue.findMany({
       where: { systemId: { in: systemIds }, isActive: true },
-      select: { id: true, systemId: true, kind: true, key: true, severity: true, component: true, message: true, latestCount: true, latestAt: true },
+      select: { id: true, systemId: true, kind: true, key: true, severity: true, component: true, message: true, latestCount: true, latestAt: true, deviceKey: true },
       orderBy: [{ severity: 'asc' }, { latestCount: 'desc' }],
     }),
   ])
@@ -75,6 +76,7 @@ export async function agentDetail(actor: Actor, organizationId: string, agentId:
         projectId: s.projectId,
         projectPath: s.projectId ? scope.projectPath(s.projectId).map((p) => ({ id: p.id, name: p.name })) : [],
         issues: systemIssues.map((i) => ({ ...i, latestAt: i.latestAt.toISOString() })),
+        rootCauses: agentRootCauses(systemIssues, own, [{ ...s, agent: { id: agent.id, clientName: agent.clientName } }]),
         devices: deviceTree(own),
         deviceCount: own.reduce((n, d) => n + d.count, 0),
       }

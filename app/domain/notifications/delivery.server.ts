@@ -5,6 +5,8 @@ import { userActor } from '../auth/session.server'
 import { escapeHtml } from '../auth/verification.server'
 import { onChange } from '../events/bus.server'
 import { sendMail } from '../mail/mail.server'
+import { queueChannelNotifications } from './channels/queue.server'
+import { foldRootCauses } from './rootcause-mail.server'
 import { organizationMemberIds } from '../organizations/organizations.server'
 import { isAcknowledged } from '../alarms/state'
 import { windowPolicy } from '../alarms/windows.server'
@@ -33,7 +35,7 @@ export type IssueActivation = { issueId: string }
 
 const STATUS = { pending: 'pending', sending: 'sending', sent: 'sent', skipped: 'skipped', muted: 'muted' } as const
 
-type SubscriptionRow = { userId: string; level: string; target: string; alerts: number; deviations: number }
+type SubscriptionRow = { userId: string; level: string; target: string; alerts: number; deviations: number; channelId: string | null }
 
 const issueInclude = {
   system: {
@@ -50,11 +52,16 @@ const issueInclude = {
 type IssueWithSystem = Prisma.IssueGetPayload<{ include: typeof issueInclude }>
 
 /** The nearest existing subscription for a project wins: project, its parents, organization, default. */
-function thresholdFor(subscriptions: SubscriptionRow[], chain: string[], organizationId: string, kind: string): number {
-  const nearest =
+function nearestSubscription(subscriptions: SubscriptionRow[], chain: string[], organizationId: string): SubscriptionRow | undefined {
+  return (
     chain.map((projectId) => subscriptions.find((s) => s.level === 'project' && s.target === projectId)).find(Boolean) ??
     subscriptions.find((s) => s.level === 'organization' && s.target === organizationId) ??
     subscriptions.find((s) => s.level === 'default')
+  )
+}
+
+function thresholdFor(subscriptions: SubscriptionRow[], chain: string[], organizationId: string, kind: string): number {
+  const nearest = nearestSubscription(subscriptions, chain, organizationId)
   if (!nearest) return 0
   return kind === 'deviation' ? nearest.deviations : nearest.alerts
 }
@@ -91,7 +98,7 @@ async function queueForOrganization(organizationId: string, issues: IssueWithSys
   const memberIds = await organizationMemberIds(prisma, organizationId, organization.ownerId)
   const subscriptions = await prisma.subscription.findMany({
     where: { userId: { in: memberIds }, OR: [{ level: 'default' }, { organizationId }] },
-    select: { userId: true, level: true, target: true, alerts: true, deviations: true },
+    select: { userId: true, level: true, target: true, alerts: true, deviations: true, channelId: true },
   })
   const subscriberIds = [...new Set(subscriptions.map((s) => s.userId))]
   if (subscriberIds.length === 0) return 0
@@ -105,6 +112,8 @@ async function queueForOrganization(organizationId: string, issues: IssueWithSys
   const parents = new Map(projects.map((p) => [p.id, p.parentId]))
 
   const candidates: { userId: string; issue: IssueWithSystem }[] = []
+  // The subscription's channel (besides e-mail); the channel queue deduplicates per channel.
+  const channelCandidates: { userId: string; channelId: string; issue: IssueWithSystem }[] = []
   for (const userId of subscriberIds) {
     const own = subscriptions.filter((s) => s.userId === userId)
     for (const issue of issues) {
@@ -112,7 +121,10 @@ async function queueForOrganization(organizationId: string, issues: IssueWithSys
       if (!reachesThreshold(issue.severity, thresholdFor(own, chain, organizationId, issue.kind))) continue
       // Already told about this activation at this severity or a worse one: nothing new to say.
       const told = earlier.some((d) => d.userId === userId && d.issueId === issue.id && d.activation === issue.activation && d.severity <= issue.severity)
-      if (!told) candidates.push({ userId, issue })
+      if (told) continue
+      candidates.push({ userId, issue })
+      const channelId = nearestSubscription(own, chain, organizationId)?.channelId
+      if (channelId) channelCandidates.push({ userId, channelId, issue })
     }
   }
   if (candidates.length === 0) return 0
@@ -120,6 +132,12 @@ async function queueForOrganization(organizationId: string, issues: IssueWithSys
   const accesses = await accessesFor(organizationId, [...new Set(candidates.map((c) => c.userId))])
   // Show and maintenance windows (app/domain/alarms): muted rows are logged but never sent; urgent ones skip the batch window.
   const policy = await windowPolicy(organizationId)
+  const visible = (userId: string, projectId: string) => Boolean(accesses.get(userId)?.hasProject(projectId) && accesses.get(userId)?.can('project.view', projectId))
+  // channels stay quiet during a maintenance window too
+  await queueChannelNotifications(
+    organizationId,
+    channelCandidates.filter((c) => visible(c.userId, c.issue.system.projectId!) && policy.modeFor(c.issue.system.projectId!, c.issue.severity) !== 'muted'),
+  )
   let queued = 0
   for (const { userId, issue } of candidates) {
     const access = accesses.get(userId)
@@ -179,6 +197,8 @@ export function onIssueChangeEvent(ids: string[]): Promise<number> {
 
 type DeliveryItem = {
   deliveryId: string
+  issueId: string
+  systemId: string
   kind: string
   severity: number
   escalated: boolean
@@ -220,6 +240,8 @@ async function describeDeliveries(userId: string, rows: { id: string; issueId: s
     if (!issue || !organizationId || !projectId || !userAccess?.hasProject(projectId) || !userAccess.can('project.view', projectId)) continue
     items.push({
       deliveryId: row.id,
+      issueId: issue.id,
+      systemId: issue.system.id,
       kind: issue.kind,
       severity: row.severity,
       escalated: worse.some((d) => d.issueId === row.issueId && d.activation === row.activation && d.severity > row.severity),
@@ -348,8 +370,10 @@ export async function flushNotifications(options: { now?: Date; force?: boolean 
     if (skippedIds.length) await prisma.notificationDelivery.updateMany({ where: { id: { in: skippedIds } }, data: { status: STATUS.skipped } })
     if (!user || items.length === 0) continue
     const settingsLink = `${getConfig().publicUrl}/settings/notifications`
-    const mail = items.length === 1 ? singleMail(user, items[0]!, settingsLink) : digestMail(user, items, settingsLink)
-    const email = await sendMail({ to: user.email, kind: items.length === 1 ? 'issueNotification' : 'issueDigest', ...mail })
+    // Issues an upstream failure explains become one item naming the cause.
+    const mailItems = await foldRootCauses(items)
+    const mail = mailItems.length === 1 ? singleMail(user, mailItems[0]!, settingsLink) : digestMail(user, mailItems, settingsLink)
+    const email = await sendMail({ to: user.email, kind: mailItems.length === 1 ? 'issueNotification' : 'issueDigest', ...mail })
     await prisma.notificationDelivery.updateMany({ where: { id: { in: [...deliverable] } }, data: { status: STATUS.sent, emailId: email.id } })
     sent++
   }

@@ -11,14 +11,15 @@ import { sendMail } from '../mail/mail.server'
 import { memberOrganizationIds } from '../organizations/membership.server'
 import { parseInput } from '../parse-input'
 import { MAX_SUBSCRIPTION_STEP } from './severity'
+import { channelOptions, type ChannelOption } from './channels/channels.server'
 import { prisma } from '~/utils/db.server'
 
 export const SUBSCRIPTION_LEVELS = ['default', 'organization', 'project'] as const
 export type SubscriptionLevel = (typeof SUBSCRIPTION_LEVELS)[number]
 
-export type SubscriptionView = { id: string; level: SubscriptionLevel; target: string; alerts: number; deviations: number }
+export type SubscriptionView = { id: string; level: SubscriptionLevel; target: string; alerts: number; deviations: number; channelId: string | null }
 export type ProjectSubscriptionNode = { id: string; name: string; parentId: string | null; depth: number; subscription: SubscriptionView | null }
-export type OrganizationSubscriptionNode = { id: string; name: string; subscription: SubscriptionView | null; projects: ProjectSubscriptionNode[] }
+export type OrganizationSubscriptionNode = { id: string; name: string; subscription: SubscriptionView | null; projects: ProjectSubscriptionNode[]; channels: ChannelOption[] }
 export type SubscriptionTree = { default: SubscriptionView | null; organizations: OrganizationSubscriptionNode[] }
 
 const stepField = (label: string) =>
@@ -37,6 +38,8 @@ export const updateSubscriptionInput = z.object({
       target: z.string({ invalid_type_error: 'Target must be text' }).optional(),
       alerts: stepField('Alerts').optional(),
       deviations: stepField('Deviations').optional(),
+      /** a notification channel of the subscription's organization, or null for e-mail only */
+      channel: z.string({ invalid_type_error: 'Channel must be a channel id' }).min(1, 'Channel must be a channel id').nullable().optional(),
     })
     .optional(),
 })
@@ -55,12 +58,13 @@ function requireUser(actor: Actor): UserActor {
 const overrideLabel = (row: { level: string; target: string }) =>
   row.level === 'default' ? 'Default notification levels' : `${row.level === 'project' ? 'Project' : 'Organization'} notification override (${row.target})`
 
-const toView = (s: { id: string; level: string; target: string; alerts: number; deviations: number }): SubscriptionView => ({
+const toView = (s: { id: string; level: string; target: string; alerts: number; deviations: number; channelId: string | null }): SubscriptionView => ({
   id: s.id,
   level: s.level as SubscriptionLevel,
   target: s.target,
   alerts: s.alerts,
   deviations: s.deviations,
+  channelId: s.channelId,
 })
 
 /** Accesses to the organizations the user belongs to; one that fails to load is left out. */
@@ -101,6 +105,7 @@ export async function listSubscriptionTree(actor: Actor): Promise<SubscriptionTr
     where: { organizationId: { in: accesses.map((a) => a.organization.id) } },
     select: { id: true, name: true, parentId: true, organizationId: true },
   })
+  const channels = await channelOptions(accesses.map((a) => a.organization.id))
   return {
     default: find('default', ''),
     organizations: accesses.map((access) => {
@@ -109,6 +114,7 @@ export async function listSubscriptionTree(actor: Actor): Promise<SubscriptionTr
         id: access.organization.id,
         name: access.organization.name,
         subscription: find('organization', access.organization.id),
+        channels: channels.get(access.organization.id) ?? [],
         projects: projectTree(visible).map((p) => ({ id: p.id, name: p.name, parentId: p.parentId, depth: p.depth, subscription: find('project', p.id) })),
       }
     }),
@@ -155,7 +161,11 @@ export async function updateSubscription(actor: Actor, raw: unknown): Promise<{ 
     return { subscription: null }
   }
 
-  const sliders = { ...(doc?.alerts !== undefined ? { alerts: doc.alerts } : {}), ...(doc?.deviations !== undefined ? { deviations: doc.deviations } : {}) }
+  const sliders = {
+    ...(doc?.alerts !== undefined ? { alerts: doc.alerts } : {}),
+    ...(doc?.deviations !== undefined ? { deviations: doc.deviations } : {}),
+    ...(doc?.channel !== undefined ? { channelId: await channelFor(existing?.organizationId ?? (doc.level === 'default' ? null : await organizationOfTarget(user, doc.level, doc.target)), doc.channel) } : {}),
+  }
   const saved = await (async () => {
     if (existing) {
       return prisma.$transaction(async (tx) => {
@@ -174,7 +184,7 @@ export async function updateSubscription(actor: Actor, raw: unknown): Promise<{ 
     return prisma.$transaction(async (tx) => {
       const row = await tx.subscription.upsert({
         where: { userId_level_target: { userId: user.userId, level, target } },
-        create: { userId: user.userId, level, target, organizationId, alerts: sliders.alerts ?? 0, deviations: sliders.deviations ?? 0 },
+        create: { userId: user.userId, level, target, organizationId, alerts: sliders.alerts ?? 0, deviations: sliders.deviations ?? 0, channelId: sliders.channelId ?? null },
         update: sliders,
       })
       await audit(tx, actor, { action: 'subscription.create', message: `${overrideLabel(row)} created` })
@@ -183,6 +193,20 @@ export async function updateSubscription(actor: Actor, raw: unknown): Promise<{ 
   })()
   emitChange({ organizationId: null, kind: 'user', userId: user.userId })
   return { subscription: toView(saved) }
+}
+
+/** The organization a new subscription's target belongs to (checked again by resolveTarget). */
+async function organizationOfTarget(actor: UserActor, level: SubscriptionLevel | undefined, target: string | undefined): Promise<string | null> {
+  if (!level || level === 'default' || !target) return null
+  return (await resolveTarget(actor, level, target)).organizationId
+}
+
+/** A subscription may only post to a channel of its own organization; the default level has none. */
+async function channelFor(organizationId: string | null, channel: string | null): Promise<string | null> {
+  if (channel === null) return null
+  const found = organizationId ? await prisma.notificationChannel.findFirst({ where: { id: channel, organizationId }, select: { id: true } }) : null
+  if (!found) throw invalid('Channel not found in this organization', [{ path: 'channel', message: 'Channel not found in this organization' }])
+  return found.id
 }
 
 /** User/testNotification: a sample e-mail to oneself for an organization (and project) one can see. */

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto'
+import { Prisma } from '@prisma/client'
+import { type ChannelEvent, SIGNATURE_HEADER, TIMESTAMP_HEADER, renderBody, signBody } from './payloads.server'
+import { assertPublicDestination, parseChannelUrl } from './url-guard.server'
+import { prisma } from '~/utils/db.server'
+import { getConfig } from '~/utils/env.server'
+
+/**
+ * The channel queue (docs/notification-channels.md). Every message is a ChannelDelivery row
+ * written before anything is sent, so a restart loses nothing: the sender picks up rows whose
+ * nextAttemptAt is due. A row is claimed with a conditional update (two nodes never send it
+ * twice). 2xx = sent; 5xx, 429, a timeout or a network error = retried with exponential backoff
+ * until CHANNEL_MAX_ATTEMPTS; any other status = failed at once. Each attempt is logged.
+ */
+
+/** Wait before attempt n+1 after attempt n failed: 10 s, 20 s, 40 s, ... capped at 1 h. */
+export const backoffMs = (attempt: number) => Math.min(10_000 * 2 ** (attempt - 1), 3_600_000)
+/** A claimed row is not picked up by another sender for this long (covers the HTTP timeout). */
+const CLAIM_MS = 120_000
+
+export type QueuedMessage = { channelId: string; dedupKey: string; kind: string; event: ChannelEvent }
+
+/** Writes messages to the queue; a (channel, dedupKey) already queued is skipped. Returns how many were new. */
+export async function enqueueChannelMessages(messages: QueuedMessage[], now = new Date()): Promise<string[]> {
+  const ids: string[] = []
+  for (const m of messages) {
+    try {
+      const row = await prisma.channelDelivery.create({
+        data: { channelId: m.channelId, dedupKey: m.dedupKey, kind: m.kind, summary: m.event.summary.slice(0, 500), payload: JSON.stringify(m.event), nextAttemptAt: now },
+      })
+      ids.push(row.id)
+    } catch (error) {
+      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')) throw error
+    }
+  }
+  return ids
+}
+
+export const newEventId = () => randomUUID()
+
+type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal; redirect: 'manual' }) => Promise<{ status: number; text: () => Promise<string> }>
+
+export type SenderOptions = { now?: Date; fetch?: FetchLike; batch?: number; resolve?: (host: string) => Promise<string[]> }
+
+const retryable = (status: number | null) => status === null || status === 429 || status === 408 || status >= 500
+
+/** One HTTP attempt of a claimed row; records the attempt and the row's next state. */
+async function attempt(row: { id: string; attempts: number; payload: string; channel: { type: string; url: string; secret: string } }, options: SenderOptions, now: Date) {
+  const config = getConfig()
+  const number = row.attempts + 1
+  const started = Date.now()
+  let status: number | null = null
+  let error: string | null = null
+  try {
+    const url = parseChannelUrl(row.channel.url)
+    // Checked again at send time: DNS may have changed since the channel was saved.
+    await assertPublicDestination(url, options.resolve)
+    const event = JSON.parse(row.payload) as ChannelEvent
+    const body = renderBody(row.channel.type, event)
+    const timestamp = Math.floor(now.getTime() / 1000)
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Pixelfleet-Notifications/1' }
+    if (row.channel.type === 'webhook') {
+      headers[TIMESTAMP_HEADER] = String(timestamp)
+      headers[SIGNATURE_HEADER] = signBody(row.channel.secret, timestamp, body)
+      headers['X-Pixelfleet-Event'] = event.type
+      headers['X-Pixelfleet-Delivery'] = row.id
+    }
+    const response = await (options.fetch ?? (fetch as unknown as FetchLike))(url.toString(), {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(config.CHANNEL_TIMEOUT_MS),
+      // A redirect could point anywhere, including inside: never followed.
+      redirect: 'manual',
+    })
+    status = response.status
+    if (status < 200 || status >= 300) error = `HTTP ${status}: ${(await response.text().catch(() => '')).slice(0, 200)}`.trim()
+  } catch (e) {
+    const err = e as Error
+    error = err.name === 'TimeoutError' || err.name === 'AbortError' ? `Timed out after ${config.CHANNEL_TIMEOUT_MS} ms` : err.message.slice(0, 300)
+    // A refused destination is not retried: it will not become public by waiting.
+    if ((e as { code?: string }).code === 'invalid-argument') status = 0
+  }
+  const ok = error === null
+  const giveUp = !ok && (!retryable(status) || number >= config.CHANNEL_MAX_ATTEMPTS)
+  await prisma.$transaction([
+    prisma.channelDeliveryAttempt.create({ data: { deliveryId: row.id, attempt: number, statusCode: status || null, error, durationMs: Date.now() - started, at: now } }),
+    prisma.channelDelivery.update({
+      where: { id: row.id },
+      data: {
+        attempts: number,
+        lastStatusCode: status || null,
+        lastError: error,
+        status: ok ? 'sent' : giveUp ? 'failed' : 'pending',
+        sentAt: ok ? now : null,
+        nextAttemptAt: ok || giveUp ? null : new Date(now.getTime() + backoffMs(number)),
+      },
+    }),
+  ])
+  return ok
+}
+
+/** Sends every due row (oldest first). Returns how many were delivered. */
+export async function deliverDueChannelMessages(options: SenderOptions = {}): Promise<number> {
+  const now = options.now ?? new Date()
+  const due = await prisma.channelDelivery.findMany({
+    where: { status: 'pending', nextAttemptAt: { lte: now } },
+    orderBy: { nextAttemptAt: 'asc' },
+    take: options.batch ?? 20,
+    include: { channel: { select: { type: true, url: true, secret: true } } },
+  })
+  let sent = 0
+  for (const row of due) {
+    const claimed = await prisma.channelDelivery.updateMany({ where: { id: row.id, status: 'pending', nextAttemptAt: row.nextAttemptAt }, data: { nextAttemptAt: new Date(now.getTime() + CLAIM_MS) } })
+    if (claimed.count !== 1) continue
+    if (await attempt(row, options, now)) sent++
+  }
+  return sent
+}
+
+/** Background sender, like the mail sender: state is in the rows, so restarts and several nodes are fine. */
+export function startChannelSender(intervalMs = 2_000) {
+  let running: Promise<unknown> | null = null
+  const tick = () => {
+    if (running) return
+    running = deliverDueChannelMessages()
+      .catch((error: Error) => console.error(`[channels] sender: ${error.message}`))
+      .finally(() => {
+        running = null
+      })
+  }
+  const timer = setInterval(tick, intervalMs)
+  timer.unref()
+  return {
+    /** sends what is due now (tests, the test button) */
+    kick: () => {
+      tick()
+      return running ?? Promise.resolve()
+    },
+    stop: async () => {
+      clearInterval(timer)
+      await running
+    },
+  }
+}
