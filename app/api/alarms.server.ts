@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { acknowledgeIssue, clearIssue, commentIssue, getIssue, listAgentIssues, listProjectIssues } from '~/domain/alarms/lifecycle.server'
 import { getOfflineDelay, updateOfflineDelay } from '~/domain/alarms/offline.server'
-import { ISSUE_STATE_FILTERS } from '~/domain/alarms/state'
+import { DEFAULT_ISSUE_STATE, ISSUE_STATE_FILTERS } from '~/domain/alarms/state'
 import { createWindow, deleteWindow, listWindows, updateWindow } from '~/domain/alarms/windows.server'
 import { defineCall, type ApiCalls } from './registry.server'
 
@@ -9,7 +9,7 @@ const organizationId = z.string({ required_error: 'Organization is required' }).
 const projectId = z.string({ required_error: 'Project is required' }).min(1, 'Project is required')
 const issueId = z.string({ required_error: 'Issue is required' }).min(1, 'Issue is required')
 const windowId = z.string({ required_error: 'Window is required' }).min(1, 'Window is required')
-const state = z.enum(ISSUE_STATE_FILTERS).default('active-unack')
+const state = z.enum(ISSUE_STATE_FILTERS).default(DEFAULT_ISSUE_STATE)
 const page = z.number().int().min(1).default(1)
 
 /** Alarm lifecycle, offline alarm and show/maintenance windows (issue 13); the domain checks every permission. */

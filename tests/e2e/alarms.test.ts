@@ -55,7 +55,7 @@ describe('alarm lifecycle and windows', () => {
     await hydrated(page)
     const issues = page.getByRole('table', { name: 'Issues' })
     await issues.getByText('Power supply failed').waitFor()
-    expect(await page.getByRole('tab', { name: 'Active unacknowledged' }).getAttribute('aria-selected')).toBe('true')
+    expect(await page.getByRole('tab', { name: 'Active', exact: true }).getAttribute('aria-selected')).toBe('true')
     expect(await issues.getByText('Receiver link lost').count()).toBe(0)
     await shoot(page, 'issues')
 
@@ -66,6 +66,10 @@ describe('alarm lifecycle and windows', () => {
     await shoot(page, 'acknowledge-dialog')
     await dialog.getByRole('button', { name: 'Acknowledge' }).click()
     await dialog.waitFor({ state: 'hidden' })
+    // still an active issue, now marked acknowledged; gone from the unacknowledged view
+    await issues.getByRole('row').filter({ hasText: 'Power supply failed' }).getByText('Acknowledged', { exact: true }).waitFor()
+    await page.getByRole('tab', { name: 'Active unacknowledged' }).click()
+    await page.waitForURL((url) => url.searchParams.get('issues') === 'active-unack')
     await expect.poll(() => issues.getByText('Power supply failed').count()).toBe(0)
     await issues.getByText('Tile over temperature').waitFor()
 

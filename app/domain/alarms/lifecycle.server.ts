@@ -29,6 +29,7 @@ export const clearInput = z.object({ comment: commentText.default('') }).strict(
 export function stateWhere(state: IssueStateFilter): Prisma.IssueWhereInput {
   const acked: Prisma.IssueWhereInput = { acknowledgedAt: { not: null }, ackActivation: { gte: prisma.issue.fields.activation } }
   const unacked: Prisma.IssueWhereInput = { OR: [{ acknowledgedAt: null }, { ackActivation: { lt: prisma.issue.fields.activation } }] }
+  if (state === 'active') return { isActive: true }
   if (state === 'active-unack') return { isActive: true, ...unacked }
   if (state === 'active-ack') return { isActive: true, ...acked }
   if (state === 'cleared') return { isActive: false }

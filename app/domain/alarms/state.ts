@@ -4,17 +4,19 @@
  * `activation`), it needs a new one. Shared by the server and the UI; no database here.
  */
 
-export const ISSUE_STATE_FILTERS = ['active-unack', 'active-ack', 'cleared', 'all'] as const
+export const ISSUE_STATE_FILTERS = ['active', 'active-unack', 'active-ack', 'cleared', 'all'] as const
 export type IssueStateFilter = (typeof ISSUE_STATE_FILTERS)[number]
 
 export const ISSUE_STATE_LABELS: Record<IssueStateFilter, string> = {
+  active: 'Active',
   'active-unack': 'Active unacknowledged',
   'active-ack': 'Active acknowledged',
   cleared: 'Cleared',
   all: 'All',
 }
 
-export const DEFAULT_ISSUE_STATE: IssueStateFilter = 'active-unack'
+// spec 02: the Issues tab's 'Issue Counts' lists the active issues, acknowledged or not
+export const DEFAULT_ISSUE_STATE: IssueStateFilter = 'active'
 
 export const parseIssueState = (value: string | null | undefined): IssueStateFilter =>
   (ISSUE_STATE_FILTERS as readonly string[]).includes(value ?? '') ? (value as IssueStateFilter) : DEFAULT_ISSUE_STATE
@@ -28,6 +30,7 @@ export function isAcknowledged(issue: AckFields): boolean {
 export function matchesState(issue: AckFields & { isActive: boolean }, state: IssueStateFilter): boolean {
   if (state === 'all') return true
   if (state === 'cleared') return !issue.isActive
+  if (state === 'active') return issue.isActive
   return issue.isActive && isAcknowledged(issue) === (state === 'active-ack')
 }
 
