@@ -19,8 +19,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
   const project = await domainCall(() => getProject(actor, params.organizationId!, params.projectId!))
   // Show/maintenance windows in progress (banner); a metrics-only viewer without project.view sees none.
-  const windows = project.capabilities.canView ? await domainCall(() => activeWindows(actor, params.organizationId!, params.projectId!)) : []
-  return { project, windows }
+  const active = project.capabilities.canView ? await domainCall(() => activeWindows(actor, params.organizationId!, params.projectId!)) : null
+  return { project, windows: active ? [...active] : [], windowsChangeAt: active?.changesAt ?? null }
 }
 
 export type ProjectLayoutData = Awaited<ReturnType<typeof loader>>
@@ -35,7 +35,7 @@ export const handle: BreadcrumbHandle = {
 
 export default function ProjectLayout() {
   const project = useProject()
-  const { windows } = useRouteLoaderData<ProjectLayoutData>('routes/_app.organization.$organizationId.projects.$projectId')!
+  const { windows, windowsChangeAt } = useRouteLoaderData<ProjectLayoutData>('routes/_app.organization.$organizationId.projects.$projectId')!
   const caps = project.capabilities
   const { capabilities: organizationCaps } = useOrganization()
   const tabs = [
@@ -62,7 +62,7 @@ export default function ProjectLayout() {
           ) : null
         }
       />
-      <WindowBanner windows={windows} />
+      <WindowBanner windows={windows} changesAt={windowsChangeAt} />
       <LinkTabs className="mb-4" tabs={tabs.map((t) => ({ ...t, to: `${project.linkTo}/${t.to}` }))} />
       <Outlet />
     </div>

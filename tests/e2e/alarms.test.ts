@@ -117,6 +117,22 @@ describe('alarm lifecycle and windows', () => {
     expect(await banner.textContent()).toContain('notifications are muted')
     await shoot(page, 'settings')
 
+    // A show window that starts while the page is open: its banner appears without a reload.
+    const db = await portalDb(portal)
+    try {
+      const startsAt = new Date(Date.now() + 10_000)
+      await db.projectWindow.create({
+        data: { organizationId: DEMO_ORG_ID, projectId: PROJECT, kind: 'show', name: 'Doors', recurrence: 'once', startsAt, endsAt: new Date(startsAt.getTime() + 3600_000), severities: '[2]' },
+      })
+    } finally {
+      await db.$disconnect()
+    }
+    await page.reload()
+    await hydrated(page)
+    const showBanner = page.getByRole('status').filter({ hasText: 'Show window until' })
+    expect(await showBanner.count()).toBe(0)
+    await showBanner.waitFor({ timeout: 30_000 })
+
     await page.goto(`${base}/issues?issues=active-unack`)
     await page.getByRole('status').filter({ hasText: 'Maintenance window until' }).waitFor()
     await issues.getByRole('row').filter({ hasText: 'Tile over temperature' }).getByText('Muted').waitFor()

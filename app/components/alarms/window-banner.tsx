@@ -1,11 +1,22 @@
+import { useRevalidator } from '@remix-run/react'
 import { Megaphone, Wrench } from 'lucide-react'
+import { useEffect } from 'react'
 import type { activeWindows } from '~/domain/alarms/windows.server'
 import { cn } from '~/utils/cn'
 
-type Active = Awaited<ReturnType<typeof activeWindows>>
+type Active = Omit<Awaited<ReturnType<typeof activeWindows>>, 'changesAt'>[number][]
 
 /** The project pages' banner while a maintenance or show window is in progress (this project's or a parent's). */
-export function WindowBanner({ windows }: { windows: Active }) {
+export function WindowBanner({ windows, changesAt }: { windows: Active; changesAt: string | null }) {
+  const revalidator = useRevalidator()
+  // appears when a window starts and goes when it ends, on a page left open (setTimeout caps at ~24.8 days)
+  useEffect(() => {
+    if (!changesAt) return
+    const wait = Math.min(Math.max(new Date(changesAt).getTime() - Date.now(), 0) + 1_000, 2 ** 31 - 1)
+    const timer = setTimeout(() => revalidator.revalidate(), wait)
+    return () => clearTimeout(timer)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the revalidator object changes on every render
+  }, [changesAt])
   if (windows.length === 0) return null
   return (
     <div className="mb-3 flex flex-col gap-1.5">

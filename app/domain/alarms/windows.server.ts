@@ -124,9 +124,12 @@ export async function listWindows(actor: Actor, organizationId: string, projectI
 /** Windows in progress for a project (its own and its parents'): the banner of the project pages. */
 export async function activeWindows(actor: Actor, organizationId: string, projectId: string, now = new Date()) {
   const { windows } = await listWindows(actor, organizationId, projectId, now)
-  return windows
+  const active = windows
     .filter((w) => w.activeUntil)
     .map((w) => ({ id: w.id, kind: w.kind, name: w.name, until: w.activeUntil!, untilText: formatIn(new Date(w.activeUntil!), w.timeZone, now), timeZone: w.timeZone }))
+  // when the banner next changes (a window ends or the next one starts), so an open page can reload it then
+  const changes = windows.map((w) => w.activeUntil ?? w.next?.start).filter((t): t is string => Boolean(t))
+  return Object.assign(active, { changesAt: changes.length ? changes.reduce((a, b) => (a < b ? a : b)) : null })
 }
 
 /** "23:00" when the end is within a day, else "Sat 25 Oct 03:00", on the window's own clock (the same text on server and browser). */
