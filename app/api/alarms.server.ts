@@ -15,7 +15,8 @@ const page = z.number().int().min(1).default(1)
 /** Alarm lifecycle, offline alarm and show/maintenance windows (issue 13); the domain checks every permission. */
 export const alarmCalls: ApiCalls = {
   'issue/list': defineCall({
-    input: z.union([z.object({ organizationId, projectId, state, page }).strict(), z.object({ organizationId, agentId: z.string().min(1), state, page }).strict()]),
+    // a project's issues or an agent's (projectId wins when both are given)
+    input: z.union([z.object({ organizationId, projectId, state, page }), z.object({ organizationId, agentId: z.string().min(1), state, page })]),
     handler: ({ actor }, input) =>
       'projectId' in input
         ? listProjectIssues(actor, input.organizationId, input.projectId, input.state, input.page)

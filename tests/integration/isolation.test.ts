@@ -180,6 +180,17 @@ function hostilePayload(w: World) {
 const payloadOverrides = (w: World): Record<string, object> => ({
   'user/updateSubscription': { id: undefined, doc: { level: 'organization', target: w.orgA.id, alerts: 1, deviations: 1 } },
   'user/notificationTest': { organization: w.orgA.id, project: w.project.id },
+  'organization/createNotificationChannel': { type: 'webhook', url: 'https://hooks.example.com/pixelfleet' },
+  'access/explain': { permission: 'project.view' },
+  'agent/bulk': { operation: 'remove', selection: { mode: 'filtered' } },
+  'agent/bulkExport': { selection: { mode: 'filtered' } },
+  'issue/get': { issueId: 'any-issue' },
+  'issue/acknowledge': { issueId: 'any-issue' },
+  'issue/comment': { issueId: 'any-issue', text: 'Hijacked' },
+  'issue/clear': { issueId: 'any-issue' },
+  'project/windowCreate': { window: { kind: 'maintenance', recurrence: 'once', startsAt: new Date().toISOString(), endsAt: new Date(Date.now() + 3600_000).toISOString() } },
+  'project/windowUpdate': { windowId: 'any-window', window: { kind: 'maintenance' } },
+  'project/windowDelete': { windowId: 'any-window' },
 })
 
 describe('organization isolation', () => {

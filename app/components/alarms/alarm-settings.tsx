@@ -54,8 +54,9 @@ export function OfflineAlarmCard({ organizationId, projectId, minutes, canEdit }
             {(props) => <Input {...props} className="w-32" type="number" min={OFFLINE_MINUTES.min} max={OFFLINE_MINUTES.max} value={value} disabled={!canEdit} onChange={(e) => setValue(e.target.value)} />}
           </Field>
           {canEdit ? (
+            // 'Apply', not 'Save': the settings tab's own form keeps the only 'Save' button
             <Button type="submit" disabled={busy || value === String(minutes)} className="mb-5">
-              Save
+              Apply
             </Button>
           ) : null}
         </form>

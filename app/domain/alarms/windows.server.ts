@@ -158,6 +158,7 @@ async function ownWindow(organizationId: string, windowId: string) {
 }
 
 export async function updateWindow(actor: Actor, organizationId: string, windowId: string, raw: unknown) {
+  await getOrganizationAccess(actor, organizationId) // non-members are refused before a window id is looked up
   const existing = await ownWindow(organizationId, windowId)
   await projectAccess(actor, organizationId, existing.projectId, 'project.update')
   const input = parseInput(windowInput, raw)
@@ -171,6 +172,7 @@ export async function updateWindow(actor: Actor, organizationId: string, windowI
 }
 
 export async function deleteWindow(actor: Actor, organizationId: string, windowId: string) {
+  await getOrganizationAccess(actor, organizationId) // non-members are refused before a window id is looked up
   const existing = await ownWindow(organizationId, windowId)
   await projectAccess(actor, organizationId, existing.projectId, 'project.update')
   await prisma.$transaction(async (tx) => {
