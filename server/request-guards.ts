@@ -90,18 +90,31 @@ class PayloadTooLargeError extends Error {}
 
 const refused = new WeakSet<express.Request>()
 
+/** Lingering close after a 413: how much more of the upload is read (and dropped), and for how long. */
+const LINGER_BYTES = 16 * 1024 * 1024
+const LINGER_MS = 5_000
+
 /**
- * Answers 413 straight on the socket and stops reading: Node's own response path would either read
- * the rest of the upload (keep-alive) or reset the connection at once (Connection: close), which
- * loses the answer while the client is still sending. The connection is closed a moment later.
+ * Answers 413 straight on the socket: Node's own response path would either read the rest of the
+ * upload (keep-alive) or reset the connection at once (Connection: close). A reset while the
+ * client is still sending makes its kernel drop the unread answer (the client sees ECONNRESET, not
+ * 413), so this is a lingering close, as nginx does: answer, half-close, then read and drop what
+ * the client still sends until it stops, for at most LINGER_MS / LINGER_BYTES.
  */
 function refuseTooLarge(req: express.Request, res: express.Response) {
   if (refused.has(req) || res.headersSent) return
   refused.add(req)
   const body = JSON.stringify({ code: 'payload-too-large', message: `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB` })
-  req.pause()
-  req.socket.write(`HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
-  setTimeout(() => req.socket.destroy(), 1000).unref()
+  const socket = req.socket
+  socket.write(`HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  socket.end()
+  let dropped = 0
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length
+    if (dropped > LINGER_BYTES) socket.destroy()
+  })
+  req.resume()
+  setTimeout(() => socket.destroy(), LINGER_MS).unref()
 }
 
 /**
