@@ -143,3 +143,11 @@ export function parseJson<T>(text: string | null | undefined, fallback: T): T {
     return fallback
   }
 }
+
+/**
+ * A unique-constraint violation (Prisma P2002) from either client: the PostgreSQL client is a
+ * second generated module, so `instanceof Prisma.PrismaClientKnownRequestError` misses its errors.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002'
+}

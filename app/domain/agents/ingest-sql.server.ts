@@ -116,7 +116,7 @@ function prepareStatements(db: Database) {
       `UPDATE "Issue" SET "component" = @component, "deviceKey" = @deviceKey, "message" = @message, "severity" = @severity, "latestCount" = @latestCount,
        "latestAt" = @latestAt, "isActive" = @isActive, "activation" = "activation" + @activations, "updatedAt" = @now WHERE "id" = @id`,
     ),
-    issueDeactivate: sql(`UPDATE "Issue" SET "isActive" = 0, "updatedAt" = ? WHERE "id" = ?`),
+    issueDeactivate: sql(`UPDATE "Issue" SET "isActive" = FALSE, "updatedAt" = ? WHERE "id" = ?`),
     issueDelete: sql(`DELETE FROM "Issue" WHERE "id" = ?`),
     historyInsert: sql(`INSERT INTO "IssueHistory" ("id", "issueId", "timestamp", "count") VALUES (?, ?, ?, ?)`),
     /** Keeps the newest `max` entries since `since`. */

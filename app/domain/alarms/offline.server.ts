@@ -1,4 +1,3 @@
-import { Prisma } from '@prisma/client'
 import { z } from 'zod'
 import { type Actor } from '../actor'
 import { getOrganizationAccess } from '../access/access.server'
@@ -8,7 +7,7 @@ import { accessDenied } from '../errors'
 import { emitChange } from '../events/bus.server'
 import { parseInput } from '../parse-input'
 import { OFFLINE_ISSUE, OFFLINE_MINUTES } from './state'
-import { prisma } from '~/utils/db.server'
+import { prisma, isUniqueViolation } from '~/utils/db.server'
 
 /**
  * Offline alarm: an agent not seen for its project's "Offline alarm after" delay gets an 'Agent
@@ -65,7 +64,7 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
       })
       .catch((error) => {
         // Another node raised it first.
-        if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return null
+        if (isUniqueViolation(error)) return null
         throw error
       })
     if (id) raised.push({ id, organizationId: system.agent.organizationId!, systemId: system.id })

@@ -1,4 +1,4 @@
-import { Prisma } from '@prisma/client'
+import type { Prisma } from '@prisma/client'
 import { getOrganizationAccess, type OrganizationAccess } from '../access/access.server'
 import { severityLabel } from '../agents/derived'
 import { userActor } from '../auth/session.server'
@@ -11,7 +11,7 @@ import { organizationMemberIds } from '../organizations/organizations.server'
 import { isAcknowledged } from '../alarms/state'
 import { windowPolicy } from '../alarms/windows.server'
 import { reachesThreshold } from './severity'
-import { prisma } from '~/utils/db.server'
+import { prisma, isUniqueViolation } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
 
 /**
@@ -152,7 +152,7 @@ async function queueForOrganization(organizationId: string, issues: IssueWithSys
       queued++
     } catch (error) {
       // Another evaluation (or web node) queued the same delivery first.
-      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')) throw error
+      if (!(isUniqueViolation(error))) throw error
     }
   }
   return queued

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { Prisma } from '@prisma/client'
 import { type ChannelEvent, SIGNATURE_HEADER, TIMESTAMP_HEADER, renderBody, signBody } from './payloads.server'
 import { assertPublicDestination, parseChannelUrl } from './url-guard.server'
-import { prisma } from '~/utils/db.server'
+import { prisma, isUniqueViolation } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
 
 /**
@@ -30,7 +29,7 @@ export async function enqueueChannelMessages(messages: QueuedMessage[], now = ne
       })
       ids.push(row.id)
     } catch (error) {
-      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')) throw error
+      if (!(isUniqueViolation(error))) throw error
     }
   }
   return ids
