@@ -68,6 +68,7 @@ export default function ProjectIssues() {
             canManage={list.canManage}
             emptyText={list.state === 'all' ? 'No issues reported' : `No ${ISSUE_STATE_LABELS[list.state].toLowerCase()} issues`}
             explainedIds={rootCauses.explainedIds}
+            label="Issue Counts"
             pager={{ page: list.page, pageCount: list.pageCount, pageSize: list.pageSize, total: list.total }}
           />
         </CardContent>

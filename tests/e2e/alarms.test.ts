@@ -53,7 +53,7 @@ describe('alarm lifecycle and windows', () => {
 
     await page.goto(`${base}/issues`)
     await hydrated(page)
-    const issues = page.getByRole('table', { name: 'Issues' })
+    const issues = page.getByRole('table', { name: 'Issue Counts' })
     await issues.getByText('Power supply failed').waitFor()
     expect(await page.getByRole('tab', { name: 'Active', exact: true }).getAttribute('aria-selected')).toBe('true')
     expect(await issues.getByText('Receiver link lost').count()).toBe(0)

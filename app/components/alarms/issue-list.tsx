@@ -101,6 +101,7 @@ export function IssueTable({
   emptyText,
   pager,
   explainedIds,
+  label = 'Issues',
 }: {
   organizationId: string
   issues: IssueRowView[]
@@ -110,6 +111,8 @@ export function IssueTable({
   pager?: { page: number; pageCount: number; pageSize: number; total: number }
   /** issues a root cause upstream explains (app/domain/rootcause), marked in the message cell */
   explainedIds?: string[]
+  /** the table's accessible name (the project tab keeps spec 02's 'Issue Counts') */
+  label?: string
 }) {
   const revalidator = useRevalidator()
   const [acking, setAcking] = useState<IssueRowView | null>(null)
@@ -118,7 +121,7 @@ export function IssueTable({
   return (
     <>
       <div className="overflow-x-auto">
-        <table className="w-full text-[13px]" aria-label="Issues">
+        <table className="w-full text-[13px]" aria-label={label}>
           <thead className="text-left text-xs text-muted-foreground">
             <tr>
               <th className="hidden w-12 pb-1 pr-3 text-right font-medium sm:table-cell">Count</th>
