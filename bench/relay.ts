@@ -168,6 +168,14 @@ async function main() {
   const direct = `http://127.0.0.1:${webPort}`
   const through = `http://127.0.0.1:${relayPort}`
   const size = (await fetch(`${direct}/status.json`).then((r) => r.arrayBuffer())).byteLength
+  // wrk counts a redirect as success: check once that the relay really answers with the agent's page
+  const probe = await new Promise<{ status: number; bytes: number; location?: string }>((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port: relayPort, path: '/status.json', headers: relayed }, (res) => {
+      let bytes = 0
+      res.on('data', (c: Buffer) => (bytes += c.length)).on('end', () => resolve({ status: res.statusCode ?? 0, bytes, location: res.headers.location }))
+    }).on('error', reject)
+  })
+  if (probe.status !== 200 || probe.bytes !== size) throw new Error(`the relay answered ${probe.status} with ${probe.bytes} bytes (${probe.location ?? 'no Location'}), not the agent's ${size}-byte page`)
 
   console.log(`relay bench: agent web UI :${webPort} and relay :${relayPort} in their own processes; wrk -t1, ${SECONDS} s per round, ${ROUNDS} rounds, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}`)
   console.log(`GET /status.json (${(size / 1024).toFixed(1)} KiB), concurrency ${CONCURRENCY}:`)

@@ -144,9 +144,12 @@ function forward(req: http.IncomingMessage, res: http.ServerResponse, side: Brow
     side.activity(tunnel)
     if (label && sessionId) side.sessions.change(label, sessionId, -1)
   }
+  let pending: NodeJS.Immediate | undefined
   res.on('close', () => {
     finish()
-    if (!upstream.closed) upstream.close(http2.constants.NGHTTP2_CANCEL)
+    // Cancel only a stream the agent is still answering: a reset of every finished stream trips
+    // the agent's HTTP/2 rapid-reset guard (nghttp2 answers GOAWAY after ~1,000 resets) and ends the tunnel.
+    if (!upstream.closed && !upstream.readableEnded) upstream.close(http2.constants.NGHTTP2_CANCEL)
   })
   if (!bodyless) req.pipe(upstream)
   upstream.on('response', (h2headers) => {
@@ -162,28 +165,32 @@ function forward(req: http.IncomingMessage, res: http.ServerResponse, side: Brow
       if (size > SMALL_BODY_BYTES) stream()
     }
     const whole = () => {
-      clearImmediate(later)
-      if (res.destroyed) return
+      clearImmediate(pending)
+      if (res.destroyed || res.headersSent) return
       const headers = agentResponseHeaders(h2headers)
       if (req.method !== 'HEAD' && status !== 204 && status !== 304 && headers['content-length'] === undefined) headers['content-length'] = String(size)
       res.writeHead(status, headers)
       res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
     }
     const stream = () => {
-      clearImmediate(later)
+      clearImmediate(pending)
       upstream.off('data', collect).off('end', whole)
+      // the stream failed meanwhile and the browser already has its 502 (or left)
+      if (res.destroyed || res.headersSent) return upstream.resume()
       res.writeHead(status, agentResponseHeaders(h2headers))
       for (const chunk of chunks) res.write(chunk)
       upstream.pipe(res)
     }
-    const later = setImmediate(stream)
+    pending = setImmediate(stream)
     upstream.on('data', collect).once('end', whole)
   })
   upstream.on('error', () => {
+    clearImmediate(pending)
     if (!res.headersSent) sendText(res, 502, TUNNEL_LOST_MESSAGE)
     else res.destroy()
   })
   upstream.on('close', () => {
+    if (!res.headersSent) clearImmediate(pending)
     // The stream ended without a response (tunnel gone, agent reset the stream); a browser that left needs no answer.
     if (!res.headersSent && !res.destroyed) sendText(res, 502, TUNNEL_LOST_MESSAGE)
   })

@@ -43,6 +43,9 @@ export class Tunnel {
     readonly transport: TunnelTransport,
   ) {
     stream.on('error', () => undefined)
+    // The agent hung up (FIN): the tunnel is over even while HTTP/2 still counts open streams (the
+    // upgraded socket is half-open capable, so nothing else would close our side).
+    stream.once('end', () => this.close())
     // The authority is only a label. Generous receive windows: with the defaults (64 KiB per connection) a few parallel pages stall on WINDOW_UPDATE round trips.
     this.h2 = http2.connect('http://agent.tunnel', { createConnection: () => stream as Socket, settings: { initialWindowSize: STREAM_WINDOW_BYTES, maxFrameSize: MAX_FRAME_BYTES } })
     this.h2.on('connect', () => this.h2.setLocalWindowSize(CONNECTION_WINDOW_BYTES))

@@ -129,6 +129,8 @@ export class TunnelClient {
   private proxyUpgrade(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) {
     const forwarded = { ...this.localHeaders(headers), connection: 'Upgrade', upgrade: 'websocket' }
     const local = http.request({ host: '127.0.0.1', port: this.options.localPort, method: 'GET', path: headers[':path'], headers: forwarded, agent: false })
+    // The relay resets a stream whose browser left (CANCEL, REFUSED_STREAM): an error event no one else handles.
+    stream.on('error', () => local.destroy())
     local.on('upgrade', (res, socket, head) => {
       if (stream.destroyed) return socket.destroy()
       const response: http2.OutgoingHttpHeaders = { ':status': 200, [UPGRADE_STATUS_HEADER]: '101' }
@@ -179,6 +181,8 @@ export class TunnelClient {
     })
     // Only a request the browser gave up on is cut; a finished one leaves its connection to the pool.
     stream.on('close', () => answered || local.destroy())
+    // A reset from the relay (the browser left) is an error event on the stream: without a listener it would end the agent.
+    stream.on('error', () => answered || local.destroy())
     stream.pipe(local)
   }
 

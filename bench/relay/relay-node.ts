@@ -6,7 +6,7 @@ import { setConfig } from '../../app/utils/env.server'
 import { disconnectDatabase, tuneDatabase } from '../../app/utils/db.server'
 import { startRelay } from '../../relay/relay.server'
 
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', SEED_DEMO: 'false' })
+const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', SEED_DEMO: 'false' })
 setConfig(config)
 await tuneDatabase()
 const relay = await startRelay({ port: Number(process.env.RELAY_PORT ?? 0), host: '127.0.0.1' })

@@ -282,6 +282,38 @@ describe('relay', () => {
     ws.terminate()
     server.close()
   })
+
+  it('keeps one tunnel through thousands of requests and browsers that leave mid-answer', async () => {
+    const session = await authCheckFor(tokens.owner, agent.agentId)
+    const pool = new http.Agent({ keepAlive: true, maxSockets: 16 })
+    const client = new RelayClient({ host: '127.0.0.1', port: relay.port }, pool)
+    expect((await client.redeem(session.address)).status).toBe(200)
+    // Finished streams must not be reset: the agent's HTTP/2 rapid-reset guard ends a session after ~1,000 resets.
+    const statuses: number[] = []
+    const worker = async () => {
+      for (let i = 0; i < 100; i++) statuses.push((await client.get(`${session.origin}/status.json`)).status)
+    }
+    await Promise.all(Array.from({ length: 16 }, worker))
+    expect(statuses.filter((s) => s !== 200)).toEqual([])
+    // Browsers that hang up during a download: the agent and the relay carry on.
+    const origin = new URL(session.origin)
+    const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+    await Promise.all(
+      Array.from({ length: 8 }, () => new Promise<void>((resolve) => {
+        const request = http.get({ host: '127.0.0.1', port: relay.port, path: '/support-bundle.bin?mb=8', headers: { host: origin.host, cookie } }, (res) => {
+          res.once('data', () => {
+            request.destroy()
+            resolve()
+          })
+        })
+        request.on('error', () => resolve())
+      })),
+    )
+    const after = await client.get(`${session.origin}/status.json`)
+    expect(after.status).toBe(200)
+    expect(relay.tunnelTransport(agent.agentId)).toBe('raw')
+    pool.destroy()
+  })
 })
 
 /** Answers the status of a tunnel upgrade with the given token and Basic credentials. */
