@@ -77,7 +77,7 @@ export async function startPortal(file: string, env: Record<string, string> = {}
     child.stdout!.on('data', onData)
     child.stderr!.on('data', onData)
     child.once('exit', (code) => reject(new Error(`portal exited (${code}):\n${output}`)))
-    setTimeout(() => reject(new Error(`portal not ready after 10 min:\n${output}`)), 600_000)
+    setTimeout(() => reject(new Error(`portal not ready after 10 min:\n${output}`)), 600_000).unref()
   })
   // keep draining its output so a chatty server never blocks on a full pipe
   child.stdout!.removeAllListeners('data').on('data', () => {})
