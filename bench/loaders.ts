@@ -54,7 +54,8 @@ function report(name: string, samples: number[], targetMs: number) {
 async function firstMeaningfulPaint(cookieToken: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', MQTT_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', DATABASE_URL: DB_URL, SEED_DEMO: 'false', PROVISIONING_KEY: 'bench-provisioning-key', SIMULATOR_AGENTS: '0', LOG_LEVEL: 'warn' },
+    // SEED_DEMO: the bench database also holds the demo organization (bench:pages), whose published passwords production mode refuses otherwise
+    env: { ...process.env, NODE_ENV: 'production', PORT: '0', MQTT_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', DATABASE_URL: DB_URL, SEED_DEMO: 'true', PROVISIONING_KEY: 'bench-provisioning-key', SIMULATOR_AGENTS: '0', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -67,7 +68,7 @@ async function firstMeaningfulPaint(cookieToken: string) {
     child.stdout.on('data', onData)
     child.stderr.on('data', onData)
     child.once('exit', (code) => reject(new Error(`portal exited (${code}):\n${output}`)))
-    setTimeout(() => reject(new Error(`portal not ready:\n${output}`)), 180_000)
+    setTimeout(() => reject(new Error(`portal not ready:\n${output}`)), 180_000).unref()
   })
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'] })
   try {
