@@ -68,6 +68,17 @@ http {
       proxy_next_upstream error timeout http_502;
       proxy_connect_timeout 2s;
     }
+    # RabbitMQ's auth calls are POSTs that change nothing: retry them on the other node when the
+    # one they reached dies mid-answer (nginx does not retry a POST once sent otherwise).
+    location /broker-auth/ {
+      proxy_pass http://portal;
+      proxy_http_version 1.1;
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header Connection "";
+      proxy_next_upstream error timeout http_502 non_idempotent;
+      proxy_connect_timeout 2s;
+    }
   }
 }`
   fs.writeFileSync(path.join(dir, 'nginx.conf'), conf)

@@ -53,9 +53,10 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
     nginx = startNginx(path.join(tmp, 'nginx'), nginxPort, [portA, portB])
     rabbit = await startRabbit(path.join(tmp, 'rabbit'), `${balancer}/broker-auth`)
     db = createTestDatabase('scaleout')
-    const common = { DATABASE_URL: db.url, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', PUBLIC_URL: balancer, INGEST_PREFETCH: '50', INGEST_PARTITIONS: String(PARTITIONS), LOG_LEVEL: 'error' }
-    nodeA = await startPortal({ ...common, PORT: String(portA), NODE_ID: 'node-a', SEED_DEMO: 'true', SIMULATOR_AGENTS: String(FLEET) })
-    nodeB = await startPortal({ ...common, PORT: String(portB), NODE_ID: 'node-b', SEED_DEMO: 'true', SIMULATOR_AGENTS: '0' })
+    // RELAY_INTERNAL_SECRET: the relays forward portal sessions to the node holding the agent's tunnel
+    const common = { DATABASE_URL: db.url, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', PUBLIC_URL: balancer, INGEST_PREFETCH: '50', INGEST_PARTITIONS: String(PARTITIONS), LOG_LEVEL: 'error', RELAY_INTERNAL_SECRET: 'scale-out-test-secret-shared-by-both-relays' }
+    nodeA = await startPortal({ ...common, PORT: String(portA), NODE_ID: 'node-a', RELAY_NODE_ID: 'relay-a', SEED_DEMO: 'true', SIMULATOR_AGENTS: String(FLEET) })
+    nodeB = await startPortal({ ...common, PORT: String(portB), NODE_ID: 'node-b', RELAY_NODE_ID: 'relay-b', SEED_DEMO: 'true', SIMULATOR_AGENTS: '0' })
     browser = await launchBrowser()
   }, 240_000)
 
@@ -123,8 +124,36 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
     expect(partitionsOf('node-a')).toBe(PARTITIONS / 2)
   }, 150_000)
 
+  it('a portal session opened on one node reaches an agent tunnelled to the other', async () => {
+    // The demo fleet's agents open their tunnels to the relay of the node that answered their
+    // getTunnelConfig (their partition's active consumer at the time).
+    const tunnels = () =>
+      sql(`SELECT t."agentId", t."relayNode", a."clientName" FROM "TunnelConnection" t JOIN "Agent" a ON a."id" = t."agentId" WHERE t."closedAt" IS NULL AND a."organizationId" = '${DEMO_ORG_ID}'`)
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('|'))
+    await expect.poll(() => tunnels().length, { timeout: 90_000, interval: 1000 }).toBeGreaterThan(0)
+    const [agentId, relayNode, name] = tunnels()[0]
+    // Through the balancer (the frame may only be embedded by PUBLIC_URL's pages), as often as it
+    // takes for the page to come from the node that does NOT hold the tunnel (round robin).
+    const other = relayNode === 'relay-a' ? nodeB : nodeA
+    const { context, page } = await newPage(browser, balancer)
+    await signIn(page, DEMO_USERS.owner.email, DEMO_PASSWORD)
+    const framePort = async () => new URL((await page.locator('iframe').getAttribute('src'))!).port
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await page.goto(`${balancer}/portal/${DEMO_ORG_ID}/${agentId}`)
+      if ((await framePort()) === String(other.relayPort)) break
+    }
+    expect(await framePort()).toBe(String(other.relayPort))
+    const frame = page.frameLocator('iframe')
+    await frame.getByRole('heading', { name: `${name} — agent status` }).waitFor({ timeout: 30_000 })
+    await context.close()
+  }, 150_000)
+
   it('kill -9 of a node mid-ingest loses no acknowledged message; its partitions go to the other node, which carries on', async () => {
     // Agents of this test: register through the provisioning identity, then QoS 1 pings.
+    const t0 = Date.now()
+    const step = (what: string) => console.log(`[kill test] ${what} after ${((Date.now() - t0) / 1000).toFixed(1)} s`)
     const brokerUrl = rabbit.mqttUrl.replace(/\/\/[^@]+@/, '//')
     const agents: { id: string; client: mqtt.MqttClient }[] = []
     for (let n = 0; n < TEST_AGENTS; n++) {
@@ -139,6 +168,7 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
       await client.subscribeAsync(agentResponseTopic(agentId, 'ping'), { qos: 1 })
       agents.push({ id: agentId, client })
     }
+    step('agents registered')
     let acknowledged = 0
     const metrics = { dataSegsOut: 1, dsackDups: 0, totalRetrans: 0 }
     const sends: Promise<unknown>[] = []
@@ -148,13 +178,16 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
       if (i === PINGS / 3) process.kill(nodeB.pid, 'SIGKILL')
       if (i % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 5))
     }
-    await Promise.all(sends)
+    const progress = setInterval(() => step(`${acknowledged} of ${PINGS} pings acknowledged`), 5000)
+    await Promise.all(sends).finally(() => clearInterval(progress))
     expect(acknowledged).toBe(PINGS)
+    step('all pings acknowledged')
     // Node B's partitions have node A as their active consumer now (it was the standby on each).
     await expect.poll(() => partitionsOf('node-a'), { timeout: 90_000, interval: 1000 }).toBe(PARTITIONS)
     // Every acknowledged ping is counted, on node B's partitions too: its unacknowledged deliveries
     // and everything queued after its death went to node A.
     const ids = agents.map((a) => `'${a.id}'`).join(',')
+    step('node A holds every partition')
     const counted = () => Number(sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" IN (${ids}) AND "call" = 'ping'`))
     await expect.poll(counted, { timeout: 60_000, interval: 500 }).toBeGreaterThanOrEqual(PINGS)
     for (const agent of agents) expect(Number(sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" = '${agent.id}' AND "call" = 'ping'`))).toBeGreaterThanOrEqual(Math.floor(PINGS / TEST_AGENTS))
