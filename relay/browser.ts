@@ -128,7 +128,7 @@ export function agentRequestHeaders(req: http.IncomingMessage, visit: Visit): ht
 }
 
 function forward(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide, tunnel: TunnelLink, visit: Visit) {
-  if (tunnel.data) return forwardData(req, res, side, tunnel as DataTunnel, visit, () => forwardH2(req, res, side, tunnel, visit))
+  if (tunnel.data?.ready()) return forwardData(req, res, side, tunnel as DataTunnel, visit, () => forwardH2(req, res, side, tunnel, visit))
   forwardH2(req, res, side, tunnel, visit)
 }
 

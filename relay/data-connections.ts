@@ -45,7 +45,8 @@ export class DataPool {
   private readonly fresh: Socket[] = []
   private readonly waiters: Waiter[] = []
   private readonly all = new Set<Socket>()
-  private asked = 0
+  /** Connections asked for and not arrived yet; an ask lapses after WAIT_MS (the agent refused or failed). */
+  private readonly asks: { remaining: number; timer: NodeJS.Timeout }[] = []
   private closed = false
 
   constructor(
@@ -76,7 +77,11 @@ export class DataPool {
   /** A data connection the agent just opened (already answered 101): to a waiting request or the idle pool. */
   add(socket: Socket) {
     if (this.closed || this.all.size >= MAX_DATA_CONNECTIONS) return void socket.destroy()
-    this.asked = Math.max(0, this.asked - 1)
+    const ask = this.asks[0]
+    if (ask && --ask.remaining <= 0) {
+      clearTimeout(ask.timer)
+      this.asks.shift()
+    }
     this.all.add(socket)
     socket.once('close', () => {
       this.all.delete(socket)
@@ -110,31 +115,50 @@ export class DataPool {
     return undefined
   }
 
+  private get asked() {
+    let sum = 0
+    for (const ask of this.asks) sum += ask.remaining
+    return sum
+  }
+
+  /**
+   * Whether a request can have a data connection now (an idle one). If not, more are asked for and
+   * the request goes over the HTTP/2 tunnel meanwhile: no request waits for a connection to be set up.
+   */
+  ready() {
+    const idle = this.fresh.length + Object.values(this.agent.freeSockets).reduce((sum, list) => sum + (list?.length ?? 0), 0)
+    this.refill(idle > 0 ? 0 : 1)
+    return idle > 0
+  }
+
   /** Asks the agent for more data connections when the idle ones (plus those already asked for) run low. */
-  private refill() {
-    const short = LOW_WATER + this.waiters.length - this.fresh.length - this.asked
+  private refill(missed = 0) {
+    const short = LOW_WATER + this.waiters.length + missed - this.fresh.length - this.asked
     if (short <= 0) return
     const count = Math.min(Math.max(short, BATCH), MAX_DATA_CONNECTIONS - this.all.size - this.asked)
     const h2 = this.h2()
     if (count <= 0 || h2.destroyed || h2.closed) return
-    this.asked += count
     try {
       const stream = h2.request({ ':method': 'POST', ':path': '/', [DATA_REQUEST_HEADER]: String(count) }, { endStream: true })
       stream.on('error', () => undefined)
       stream.on('response', () => stream.resume())
-      // Ones the agent did not open in time (it refused, or they failed) may be asked for again.
-      const timer = setTimeout(() => {
-        this.asked = 0
-        if (this.waiters.length) this.refill()
-      }, WAIT_MS / 3)
-      timer.unref()
     } catch {
-      this.asked -= count
+      return
     }
+    const ask = {
+      remaining: count,
+      timer: setTimeout(() => {
+        this.asks.splice(this.asks.indexOf(ask), 1)
+        if (this.waiters.length) this.refill()
+      }, WAIT_MS),
+    }
+    ask.timer.unref()
+    this.asks.push(ask)
   }
 
   close() {
     this.closed = true
+    for (const ask of this.asks.splice(0)) clearTimeout(ask.timer)
     for (const waiter of this.waiters.splice(0)) {
       clearTimeout(waiter.timer)
       waiter.callback(new Error('The tunnel is closed'))
