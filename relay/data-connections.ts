@@ -27,8 +27,8 @@ export const DATA_REQUEST_HEADER = 'pf-data-connections'
 const LOW_WATER = 4
 /** Asked for at least this many at once. */
 const BATCH = 8
-/** Data connections one tunnel may hold (idle and in use): an agent cannot pile up sockets on the relay. */
-export const MAX_DATA_CONNECTIONS = 256
+/** Data connections one tunnel may hold (idle and in use): an agent cannot pile up sockets on the relay, and a burst of browsers does not set up hundreds of connections at once (requests beyond take HTTP/2). */
+export const MAX_DATA_CONNECTIONS = 64
 /** A request waits this long for a data connection before it falls back to the HTTP/2 tunnel. */
 const WAIT_MS = 3000
 /** Idle keep-alive connections are let go after this long (an agent UI's own keep-alive timeout usually ends them first; Node honours its Keep-Alive hint). */

@@ -16,7 +16,7 @@ import { type WebSocketServer } from 'ws'
 import { authenticateAgent } from '../app/domain/agents/agent-gateway.server'
 import { hostLabelOf } from '../app/domain/relay/address.server'
 import { clientAddress } from './browser'
-import { DATA_PROTOCOL, DataPool, newDataId, FEATURES_HEADER, TUNNEL_ID_HEADER } from './data-connections'
+import { DATA_PROTOCOL, DataPool, MAX_DATA_CONNECTIONS, newDataId, FEATURES_HEADER, TUNNEL_ID_HEADER } from './data-connections'
 import { tunnelStream } from './tunnel-stream'
 
 /** The upgrade token of the raw tunnel (HTTP/2 straight on the connection after the 101). */
@@ -129,6 +129,7 @@ export async function acceptDataConnection(req: http.IncomingMessage, socket: Du
   const id = new URL(req.url ?? '/', 'http://relay').searchParams.get('tunnel') ?? ''
   // No open tunnel of this agent with that id (closed, replaced, or another agent's): nothing to join.
   if (!pool || !pool.matches(id)) return refuseUpgrade(socket, 409, 'Conflict')
+  if (pool.size >= MAX_DATA_CONNECTIONS) return refuseUpgrade(socket, 503, 'Service Unavailable')
   if (!socket.writable) return socket.destroy()
   socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${DATA_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`)
   const tcp = socket as Socket
