@@ -1,4 +1,4 @@
-// npm run bench:relay [-- --rounds N --seconds S --sessions N --no-download --profile --pin-wrk CPU]
+// npm run bench:relay [-- --rounds N --seconds S --sessions N --no-download --no-data --profile --pin-wrk CPU]
 // The relay against the agent's own web UI, in one run, with wrk as the load generator: the agent
 // (web UI + tunnel) and the relay each run in their own process (bench/relay/*.ts) on a fresh
 // SQLite file; the browser side is a real proxy session (one-time code redeemed for the cookie,
@@ -34,6 +34,8 @@ const CONCURRENCY = option('concurrency', 32)
 const SESSIONS = args.includes('--sessions') ? Number(args[args.indexOf('--sessions') + 1]) : 50
 const DOWNLOAD = !args.includes('--no-download')
 const PROFILE = args.includes('--profile')
+/** `--no-data`: the agent opens no data connections, so every request is an HTTP/2 stream of its tunnel (the path before decision 013) */
+const NO_DATA = args.includes('--no-data')
 /** `--pin-wrk 1`: wrk runs on that CPU only (taskset), to see what the relay and the agent do on the other */
 const PIN = args.includes('--pin-wrk') ? args[args.indexOf('--pin-wrk') + 1] : ''
 const PROFILE_DIR = '/tmp/pixelfleet-relay-prof'
@@ -155,7 +157,7 @@ async function main() {
   const relay = await child('relay-node.ts', { DATABASE_URL: databaseUrl }, 'relay')
   const relayPort = relay.ready.port
   processes.relay = relay.proc.pid
-  const agent = await child('agent.ts', { RELAY_URL: `http://127.0.0.1:${relayPort}`, AGENT_ID: agentId, SECRET: secret }, 'agent')
+  const agent = await child('agent.ts', { RELAY_URL: `http://127.0.0.1:${relayPort}`, AGENT_ID: agentId, SECRET: secret, AGENT_DATA_CONNECTIONS: String(!NO_DATA) }, 'agent')
   const webPort = agent.ready.webPort
   processes.agent = agent.proc.pid
 
@@ -177,7 +179,7 @@ async function main() {
   })
   if (probe.status !== 200 || probe.bytes !== size) throw new Error(`the relay answered ${probe.status} with ${probe.bytes} bytes (${probe.location ?? 'no Location'}), not the agent's ${size}-byte page`)
 
-  console.log(`relay bench: agent web UI :${webPort} and relay :${relayPort} in their own processes; wrk -t1, ${SECONDS} s per round, ${ROUNDS} rounds, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}`)
+  console.log(`relay bench: agent web UI :${webPort} and relay :${relayPort} in their own processes (${NO_DATA ? 'HTTP/2 streams only' : 'data connections'}); wrk -t1, ${SECONDS} s per round, ${ROUNDS} rounds, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}`)
   console.log(`GET /status.json (${(size / 1024).toFixed(1)} KiB), concurrency ${CONCURRENCY}:`)
   const small: { direct: Wrk; relayed: Wrk }[] = []
   await wrk(`${through}/status.json`, CONCURRENCY, relayed) // warm-up of both processes' JIT

@@ -11,6 +11,8 @@ import http2 from 'node:http2'
 import { hostLabelOf } from '../app/domain/relay/address.server'
 import { addressMatches } from '../app/domain/relay/session-checks.server'
 import { redeemProxyCode } from '../app/domain/relay/sessions.server'
+import { type DataPool } from './data-connections'
+import { forwardData, type DataTunnel } from './data-forward'
 import { agentCookies, agentResponseHeaders, HOP_BY_HOP, readRelayCookie, relayCookie, relayOwnHeaders } from './headers'
 import { INTERNAL_AGENT_HEADER, INTERNAL_CLIENT_HEADER, INTERNAL_HOST_HEADER, INTERNAL_SECRET_HEADER, isRelayOwnHeader, type PeerRouter } from './nodes'
 import { type SessionTracker } from './session-tracker'
@@ -30,6 +32,8 @@ const SESSION_PATH = /^\/session\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)(\/.*)?$/
 export type TunnelLink = {
   h2: http2.ClientHttp2Session
   active: number
+  /** the agent's data connections, when it opens them (relay/data-connections.ts) */
+  data?: DataPool
 }
 export type BrowserSide = {
   sessions: SessionTracker
@@ -124,6 +128,12 @@ export function agentRequestHeaders(req: http.IncomingMessage, visit: Visit): ht
 }
 
 function forward(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide, tunnel: TunnelLink, visit: Visit) {
+  if (tunnel.data?.ready()) return forwardData(req, res, side, tunnel as DataTunnel, visit, () => forwardH2(req, res, side, tunnel, visit))
+  forwardH2(req, res, side, tunnel, visit)
+}
+
+/** One browser request as one h2 stream of the tunnel (agents without data connections, and the fallback). */
+function forwardH2(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide, tunnel: TunnelLink, visit: Visit) {
   const headers = agentRequestHeaders(req, visit)
   const { label, sessionId, path } = visit
   const bodyless = req.method === 'GET' || req.method === 'HEAD'

@@ -7,6 +7,7 @@ import type http from 'node:http'
 import type http2 from 'node:http2'
 import { portalFrameAncestors, relayServedOverHttps } from '../app/domain/relay/address.server'
 import { relaySessionLimits } from '../app/domain/relay/session-checks.server'
+import { getConfig } from '../app/utils/env.server'
 import { hostCookieName } from '../app/utils/host-cookie.server'
 
 /** Headers that describe one hop and never travel through a proxy (RFC 9110 7.6.1, plus HTTP/2's bans). */
@@ -15,7 +16,15 @@ export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection
 /** Cookies the agent may never see nor set: the relay's binding cookie and the portal's session cookie (any form). */
 const RESERVED_COOKIES = new Set(['pf_relay', '__Host-pf_relay', 'pf_session', '__Host-pf_session', 'pf_google', '__Host-pf_google', 'pf_oidc', '__Host-pf_oidc'])
 
-export const relayCookieName = () => hostCookieName('pf_relay', relayServedOverHttps())
+/** Values derived from the configuration alone, computed once per configuration (they were several URL parses per request). */
+let derived: { config: object; cookieName: string; frameAncestors: string } | null = null
+function fromConfig() {
+  const config = getConfig()
+  if (derived?.config !== config) derived = { config, cookieName: hostCookieName('pf_relay', relayServedOverHttps()), frameAncestors: `frame-ancestors ${portalFrameAncestors().join(' ')}` }
+  return derived
+}
+
+export const relayCookieName = () => fromConfig().cookieName
 
 /**
  * The binding cookie, on the session origin only (no Domain, Path=/). SameSite=None + Partitioned:
@@ -62,7 +71,7 @@ export function confineCookie(cookie: string): string | null {
 }
 
 /** The relay's frame rule: only the portal may show relay pages in a frame. */
-export const frameAncestors = () => `frame-ancestors ${portalFrameAncestors().join(' ')}`
+export const frameAncestors = () => fromConfig().frameAncestors
 
 /** Headers of the relay's own answers (errors, redirects, /login): nothing runs, nothing is sniffed or cached. */
 export function relayOwnHeaders(contentType?: string): http.OutgoingHttpHeaders {

@@ -29,7 +29,7 @@ import { clientAddress, handleBrowserRequest, sendJson, sendText, type BrowserSi
 import { INTERNAL_SECRET_HEADER, PeerRouter, type RelayNodeSettings } from './nodes'
 import { SessionTracker, SWEEP_MS } from './session-tracker'
 import { handleBrowserUpgrade, handleInternalUpgrade, refuseSocket } from './upgrade'
-import { acceptTunnel, refuseUpgrade, type Tunnel, type TunnelTransport } from './tunnel-accept'
+import { acceptDataConnection, acceptTunnel, refuseUpgrade, type Tunnel, type TunnelTransport } from './tunnel-accept'
 
 export { NO_TUNNEL_MESSAGE, TUNNEL_LOST_MESSAGE } from './browser'
 
@@ -40,6 +40,8 @@ export type Relay = {
   hasTunnel: (agentId: string) => boolean
   /** how the agent's open tunnel is carried: HTTP/2 on the upgraded connection, or over WebSocket messages (older agents) */
   tunnelTransport: (agentId: string) => TunnelTransport | undefined
+  /** the agent's open data connections (idle and in use); undefined = its tunnel has none (relay/data-connections.ts) */
+  dataConnections: (agentId: string) => number | undefined
   close: () => Promise<void>
 }
 
@@ -91,6 +93,12 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
         refuseSocket(socket, 502)
       })
     }
+    if (req.url?.startsWith('/tunnel/data')) {
+      return void acceptDataConnection(req, socket, head, (agentId) => tunnels.get(agentId)).catch((error: Error) => {
+        log(`relay: data connection failed: ${error.message}`)
+        refuseUpgrade(socket, 500, 'Internal Server Error')
+      })
+    }
     acceptTunnel(req, socket, head, wss, (tunnel, remote) => tunnels.open(tunnel, remote)).catch((error: Error) => {
       log(`relay: tunnel upgrade failed: ${error.message}`)
       refuseUpgrade(socket, 500, 'Internal Server Error')
@@ -120,6 +128,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     port,
     hasTunnel: (agentId) => tunnels.get(agentId) !== undefined,
     tunnelTransport: (agentId) => tunnels.get(agentId)?.transport,
+    dataConnections: (agentId) => tunnels.get(agentId)?.data?.size,
     close: async () => {
       clearInterval(heartbeat)
       clearInterval(sweep)

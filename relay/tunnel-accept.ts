@@ -16,6 +16,7 @@ import { type WebSocketServer } from 'ws'
 import { authenticateAgent } from '../app/domain/agents/agent-gateway.server'
 import { hostLabelOf } from '../app/domain/relay/address.server'
 import { clientAddress } from './browser'
+import { DATA_PROTOCOL, DataPool, MAX_DATA_CONNECTIONS, newDataId, FEATURES_HEADER, TUNNEL_ID_HEADER } from './data-connections'
 import { tunnelStream } from './tunnel-stream'
 
 /** The upgrade token of the raw tunnel (HTTP/2 straight on the connection after the 101). */
@@ -35,12 +36,15 @@ export class Tunnel {
   active = 0
   alive = true
   readonly h2: http2.ClientHttp2Session
+  /** The agent's data connections (docs/decisions/013-relay-data-connections.md); none for agents that did not announce them. */
+  readonly data?: DataPool
 
   constructor(
     readonly agentId: string,
     private readonly stream: Duplex,
     readonly forwardPort: number,
     readonly transport: TunnelTransport,
+    dataId?: string,
   ) {
     stream.on('error', () => undefined)
     // The agent hung up (FIN): the tunnel is over even while HTTP/2 still counts open streams (the
@@ -50,6 +54,7 @@ export class Tunnel {
     this.h2 = http2.connect('http://agent.tunnel', { createConnection: () => stream as Socket, settings: { initialWindowSize: STREAM_WINDOW_BYTES, maxFrameSize: MAX_FRAME_BYTES } })
     this.h2.on('connect', () => this.h2.setLocalWindowSize(CONNECTION_WINDOW_BYTES))
     this.h2.on('error', () => undefined)
+    if (dataId) this.data = new DataPool(dataId, () => this.h2, `127.0.0.1:${forwardPort}`)
   }
 
   get forwards() {
@@ -69,6 +74,7 @@ export class Tunnel {
   }
 
   close() {
+    this.data?.close()
     this.h2.destroy()
     this.stream.destroy()
   }
@@ -96,13 +102,41 @@ export async function acceptTunnel(req: http.IncomingMessage, socket: Duplex, he
     return wss.handleUpgrade(req, socket, head, (ws) => open(new Tunnel(credentials.user, tunnelStream(ws), forwardPort, 'websocket'), remote))
   }
   if (!socket.writable) return socket.destroy()
+  const withData = String(req.headers[FEATURES_HEADER] ?? '').split(',').some((f) => f.trim() === 'data')
+  const dataId = withData ? newDataId() : undefined
+  const idLine = dataId ? `${TUNNEL_ID_HEADER}: ${dataId}\r\n` : ''
   // The relay speaks first after the 101 (the HTTP/2 client preface), so nothing of the agent's is buffered in `head` but its own early bytes.
-  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${TUNNEL_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`)
+  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${TUNNEL_PROTOCOL}\r\nConnection: Upgrade\r\n${idLine}\r\n`)
   const tcp = socket as Socket
   tcp.setNoDelay?.(true)
   tcp.setKeepAlive?.(true, 30_000)
   if (head.length) socket.unshift(head)
-  open(new Tunnel(credentials.user, socket, forwardPort, 'raw'), remote)
+  open(new Tunnel(credentials.user, socket, forwardPort, 'raw', dataId), remote)
+}
+
+/**
+ * A data connection `GET /tunnel/data?tunnel={id}` (`Upgrade: pixelfleet-data`): the agent's own
+ * credentials, and the id its current control tunnel got, so a connection joins exactly that
+ * agent's tunnel. Refused with a plain HTTP answer otherwise.
+ */
+export async function acceptDataConnection(req: http.IncomingMessage, socket: Duplex, head: Buffer, find: (agentId: string) => Tunnel | undefined) {
+  if (String(req.headers.upgrade ?? '').toLowerCase() !== DATA_PROTOCOL) return refuseUpgrade(socket, 400, 'Bad Request')
+  const credentials = parseBasicAuth(req.headers.authorization)
+  if (!credentials) return refuseUpgrade(socket, 401, 'Unauthorized')
+  const auth = await authenticateAgent(credentials.user, credentials.password)
+  if (!auth.ok) return refuseUpgrade(socket, auth.reason === 'disabled' ? 403 : 401, auth.reason === 'disabled' ? 'Forbidden' : 'Unauthorized')
+  const pool = find(credentials.user)?.data
+  const id = new URL(req.url ?? '/', 'http://relay').searchParams.get('tunnel') ?? ''
+  // No open tunnel of this agent with that id (closed, replaced, or another agent's): nothing to join.
+  if (!pool || !pool.matches(id)) return refuseUpgrade(socket, 409, 'Conflict')
+  if (pool.size >= MAX_DATA_CONNECTIONS) return refuseUpgrade(socket, 503, 'Service Unavailable')
+  if (!socket.writable) return socket.destroy()
+  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${DATA_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`)
+  const tcp = socket as Socket
+  tcp.setNoDelay?.(true)
+  tcp.setKeepAlive?.(true, 30_000)
+  if (head.length) socket.unshift(head)
+  pool.add(tcp)
 }
 
 export function refuseUpgrade(socket: Duplex, status: number, text: string) {

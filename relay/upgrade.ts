@@ -11,6 +11,7 @@ import http2 from 'node:http2'
 import { type Duplex } from 'node:stream'
 import { hostLabelOf } from '../app/domain/relay/address.server'
 import { agentRequestHeaders, clientAddress, liveTunnel, NO_SESSION_MESSAGE, NO_TUNNEL_MESSAGE, type BrowserSide, type TunnelLink, type Visit } from './browser'
+import { upgradeOverData, type DataTunnel } from './data-forward'
 import { readRelayCookie } from './headers'
 import { INTERNAL_AGENT_HEADER, INTERNAL_CLIENT_HEADER, INTERNAL_HOST_HEADER } from './nodes'
 
@@ -59,6 +60,7 @@ export function handleInternalUpgrade(req: http.IncomingMessage, socket: Duplex,
 }
 
 function upgradeThroughTunnel(req: http.IncomingMessage, socket: Duplex, head: Buffer, side: BrowserSide, tunnel: TunnelLink, visit: Visit, change: (delta: 1 | -1) => void) {
+  if (tunnel.data) return upgradeOverData(req, socket, head, side, tunnel as DataTunnel, visit, change, (status, message) => refuseSocket(socket, status, message))
   const headers = agentRequestHeaders(req, visit)
   headers[':method'] = 'GET'
   headers[UPGRADE_HEADER] = 'websocket'

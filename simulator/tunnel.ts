@@ -3,6 +3,7 @@ import http2 from 'node:http2'
 import https from 'node:https'
 import { type Socket } from 'node:net'
 import { type SimulatedSite } from './site'
+import { DATA_REQUEST_HEADER, DataConnections, FEATURES_HEADER, INITIAL_DATA_CONNECTIONS, TUNNEL_ID_HEADER } from './tunnel-data'
 import { type AgentWebUi, startAgentWebUi } from './web-ui'
 
 export type TunnelClientOptions = {
@@ -14,6 +15,8 @@ export type TunnelClientOptions = {
   localPort: number
   /** first reconnect delay; doubles up to 30 s */
   retryMs?: number
+  /** false: an agent that only knows the HTTP/2 tunnel (no data connections) */
+  dataConnections?: boolean
 }
 
 /** Tunnel state reported with ping (spec 01 section 4): true connected, a string = unavailable with that message. */
@@ -47,10 +50,18 @@ export class TunnelClient {
   private retryTimer?: NodeJS.Timeout
   private closed = false
   private opened?: { promise: Promise<void>; resolve: () => void }
+  /** browser requests that came as HTTP/2 streams (the tunnel without data connections, or its fallback) */
+  h2Requests = 0
+  /** the current control tunnel's data connections (simulator/tunnel-data.ts) */
+  data?: DataConnections
 
   constructor(private readonly options: TunnelClientOptions) {
     this.retryMs = options.retryMs ?? 1000
-    this.h2.on('stream', (stream, headers) => (headers[UPGRADE_HEADER] === 'websocket' ? this.proxyUpgrade(stream, headers) : this.proxy(stream, headers)))
+    this.h2.on('stream', (stream, headers) => {
+      if (headers[DATA_REQUEST_HEADER] !== undefined && this.data) return this.moreData(stream, Number(headers[DATA_REQUEST_HEADER]))
+      if (headers[UPGRADE_HEADER] === 'websocket') return this.proxyUpgrade(stream, headers)
+      this.proxy(stream, headers)
+    })
     this.h2.on('session', (session) => session.setLocalWindowSize(CONNECTION_WINDOW_BYTES))
     this.h2.on('sessionError', () => undefined)
   }
@@ -74,11 +85,16 @@ export class TunnelClient {
     if (this.closed) return
     const { relayUrl, agentId, secret, localPort } = this.options
     const url = new URL(`${relayUrl.replace(/\/+$/, '')}/tunnel?port=${localPort}`)
-    const headers = { Connection: 'Upgrade', Upgrade: TUNNEL_PROTOCOL, Authorization: `Basic ${Buffer.from(`${agentId}:${secret}`).toString('base64')}` }
+    const authorization = `Basic ${Buffer.from(`${agentId}:${secret}`).toString('base64')}`
+    const headers = { Connection: 'Upgrade', Upgrade: TUNNEL_PROTOCOL, Authorization: authorization, ...(this.options.dataConnections === false ? {} : { [FEATURES_HEADER]: 'data' }) }
     const request = (url.protocol === 'https:' ? https : http).request(url, { headers, agent: false })
     this.request = request
-    request.on('upgrade', (_res, socket: Socket, head: Buffer) => {
+    request.on('upgrade', (res, socket: Socket, head: Buffer) => {
       if (this.closed) return socket.destroy()
+      const tunnelId = res.headers[TUNNEL_ID_HEADER]
+      this.data?.close()
+      this.data = typeof tunnelId === 'string' && this.options.dataConnections !== false ? new DataConnections({ relayUrl, authorization, localPort }, tunnelId) : undefined
+      this.data?.open(INITIAL_DATA_CONNECTIONS)
       socket.setNoDelay(true)
       socket.setKeepAlive(true, 30_000)
       socket.on('error', () => undefined)
@@ -90,6 +106,7 @@ export class TunnelClient {
       this.h2.emit('connection', socket)
       this.opened?.resolve()
       socket.once('close', () => {
+        this.data?.close()
         if (this.state === true) this.state = 'Tunnel closed by the relay'
         this.scheduleReconnect()
       })
@@ -127,6 +144,7 @@ export class TunnelClient {
    * handshake headers and then carries the socket's bytes both ways.
    */
   private proxyUpgrade(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) {
+    this.h2Requests++
     const forwarded = { ...this.localHeaders(headers), connection: 'Upgrade', upgrade: 'websocket' }
     const local = http.request({ host: '127.0.0.1', port: this.options.localPort, method: 'GET', path: headers[':path'], headers: forwarded, agent: false })
     // The relay resets a stream whose browser left (CANCEL, REFUSED_STREAM): an error event no one else handles.
@@ -160,8 +178,16 @@ export class TunnelClient {
     local.end()
   }
 
+  /** The relay asks for more data connections over the control tunnel. */
+  private moreData(stream: http2.ServerHttp2Stream, count: number) {
+    stream.on('error', () => undefined)
+    stream.respond({ ':status': 204 }, { endStream: true })
+    this.data?.open(count)
+  }
+
   /** One browser request arriving as an h2 stream: replay it against the local web UI. */
   private proxy(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) {
+    this.h2Requests++
     const forwarded = this.localHeaders(headers)
     let answered = false
     const local = http.request({ host: '127.0.0.1', port: this.options.localPort, method: headers[':method'], path: headers[':path'], headers: forwarded, agent: this.local }, (res) => {
@@ -192,6 +218,7 @@ export class TunnelClient {
     this.state = 'Remote connect stopped'
     this.request?.destroy()
     this.socket?.destroy()
+    this.data?.close()
     this.h2.close()
     this.local.destroy()
   }

@@ -8,7 +8,7 @@ import { TunnelClient } from '../../simulator/tunnel'
 const site = new SimulatedSite({ seed: 2, index: 2, scenario: 'mixed' })
 site.tick(new Date())
 const web = await startAgentWebUi(site, () => process.env.AGENT_ID)
-const tunnel = new TunnelClient({ relayUrl: process.env.RELAY_URL!, agentId: process.env.AGENT_ID!, secret: process.env.SECRET!, localPort: web.port })
+const tunnel = new TunnelClient({ relayUrl: process.env.RELAY_URL!, agentId: process.env.AGENT_ID!, secret: process.env.SECRET!, localPort: web.port, dataConnections: process.env.AGENT_DATA_CONNECTIONS !== 'false' })
 await tunnel.start()
 console.log(JSON.stringify({ webPort: web.port }))
 process.once('SIGINT', () => {

@@ -165,7 +165,8 @@ describe('relay across nodes', () => {
     expect(session.first.status).toBe(502)
     expect(session.first.body).toBe(NO_TUNNEL_MESSAGE)
 
-    expect(await closeDeadNodes()).toEqual(['node-dead'])
+    // The live nodes' own heartbeat (every NODE_HEARTBEAT_MS) may have closed it a moment earlier.
+    expect((await closeDeadNodes()).filter((id) => id !== 'node-dead')).toEqual([])
     expect(await prisma.tunnelConnection.count({ where: { agentId: registered.agentId, closedAt: null } })).toBe(0)
     expect((await prisma.agent.findUniqueOrThrow({ where: { id: registered.agentId } })).tunnelStatus).toBe(TUNNEL_CLOSED_MESSAGE)
     expect(await prisma.relayNode.findUnique({ where: { id: 'node-dead' } })).toBeNull()

@@ -1,0 +1,167 @@
+/**
+ * Browser requests and WebSockets over an agent's data connections (relay/data-connections.ts):
+ * plain HTTP/1.1 to the agent's web UI, the same header filtering both ways as the HTTP/2 path.
+ * A request for which no data connection is idle, and one that fails before any answer on a
+ * bodyless method (a kept-alive connection the UI closed at that moment), go over the HTTP/2 tunnel.
+ */
+import http from 'node:http'
+import { type Duplex } from 'node:stream'
+import { agentRequestHeaders, sendText, TUNNEL_LOST_MESSAGE, type BrowserSide, type TunnelLink, type Visit } from './browser'
+import { http1Headers, type DataPool } from './data-connections'
+import { agentResponseHeaders } from './headers'
+
+export type DataTunnel = TunnelLink & { data: DataPool }
+
+export function forwardData(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide, tunnel: DataTunnel, visit: Visit, fallback: () => void) {
+  const bodyless = req.method === 'GET' || req.method === 'HEAD'
+  const { label, sessionId, path } = visit
+  const upstream = http.request({ method: req.method, path, headers: http1Headers(agentRequestHeaders(req, visit), tunnel.data.localHost), agent: tunnel.data.agent })
+  tunnel.active++
+  side.activity(tunnel)
+  if (label && sessionId) side.sessions.change(label, sessionId, 1, path)
+  let finished = false
+  let answered = false
+  const finish = () => {
+    if (finished) return
+    finished = true
+    tunnel.active--
+    side.activity(tunnel)
+    if (label && sessionId) side.sessions.change(label, sessionId, -1)
+  }
+  res.on('close', () => {
+    if (finished) return
+    finish()
+    // A browser that left mid-answer: the connection cannot be reused, cut it (the agent closes its side).
+    if (!answered) upstream.destroy()
+  })
+  upstream.on('response', (answer) => {
+    answer.once('end', () => (answered = true))
+    if (res.destroyed) return void upstream.destroy()
+    sendAnswer(req, res, answer)
+  })
+  upstream.on('error', () => {
+    if (res.headersSent) return void res.destroy()
+    if (res.destroyed || finished) return
+    if (bodyless) {
+      // Not answered at all: the HTTP/2 tunnel carries it (it counts the request itself).
+      finish()
+      return fallback()
+    }
+    sendText(res, 502, TUNNEL_LOST_MESSAGE)
+  })
+  if (bodyless) upstream.end()
+  else req.pipe(upstream)
+}
+
+/** Answers up to this size that arrive whole at once are sent to the browser in one write. */
+const SMALL_BODY_BYTES = 64 * 1024
+
+/**
+ * What arrives with the headers in the same turn of the event loop (a whole small page, usually)
+ * leaves in ONE write with a Content-Length; anything longer or slower (downloads, event streams)
+ * is piped on from the next turn.
+ */
+function sendAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer: http.IncomingMessage) {
+  const status = answer.statusCode ?? 502
+  const chunks: Buffer[] = []
+  let size = 0
+  const collect = (chunk: Buffer) => {
+    chunks.push(chunk)
+    size += chunk.length
+    if (size > SMALL_BODY_BYTES) stream()
+  }
+  const whole = () => {
+    clearImmediate(pending)
+    if (res.destroyed || res.headersSent) return
+    const headers = agentResponseHeaders(answer.headers)
+    if (req.method !== 'HEAD' && status !== 204 && status !== 304 && headers['content-length'] === undefined) headers['content-length'] = String(size)
+    res.writeHead(status, headers)
+    res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
+  }
+  const stream = () => {
+    clearImmediate(pending)
+    answer.off('data', collect).off('end', whole)
+    if (res.destroyed || res.headersSent) return void answer.resume()
+    res.writeHead(status, agentResponseHeaders(answer.headers))
+    for (const chunk of chunks) res.write(chunk)
+    pipeLoose(answer, res)
+  }
+  const pending = setImmediate(stream)
+  answer.on('data', collect).once('end', whole)
+}
+
+/** Queued towards the browser before the agent's side is paused. */
+const LOOSE_BUFFER_BYTES = 1024 * 1024
+
+/**
+ * Like `pipe`, but lets up to LOOSE_BUFFER_BYTES queue on the browser's side (a response's own
+ * buffer is 16 KiB): with `pipe` every 64 KiB read paused and resumed the agent's socket, which
+ * made a download several times slower than the sockets allow.
+ */
+export function pipeLoose(from: http.IncomingMessage, to: http.ServerResponse) {
+  let waiting = false
+  from.on('data', (chunk: Buffer) => {
+    to.write(chunk)
+    if (!waiting && to.writableLength > LOOSE_BUFFER_BYTES) {
+      waiting = true
+      from.pause()
+      to.once('drain', () => {
+        waiting = false
+        from.resume()
+      })
+    }
+  })
+  from.once('end', () => to.end())
+}
+
+const HANDSHAKE_HEADERS = ['sec-websocket-accept', 'sec-websocket-protocol', 'sec-websocket-extensions']
+
+/** A browser WebSocket as a plain upgrade on a data connection, then bytes both ways. */
+export function upgradeOverData(
+  req: http.IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  side: BrowserSide,
+  tunnel: DataTunnel,
+  visit: Visit,
+  change: (delta: 1 | -1) => void,
+  refuse: (status: number, message: string) => void,
+) {
+  const headers = { ...http1Headers(agentRequestHeaders(req, visit), tunnel.data.localHost), connection: 'Upgrade', upgrade: 'websocket' }
+  const upstream = http.request({ method: 'GET', path: visit.path, headers, agent: tunnel.data.agent })
+  const early = () => upstream.destroy()
+  socket.once('close', early)
+  upstream.on('upgrade', (answer, agentSocket: Duplex, agentHead: Buffer) => {
+    socket.off('close', early)
+    if (socket.destroyed) return void agentSocket.destroy()
+    const lines = ['HTTP/1.1 101 Switching Protocols', 'Upgrade: websocket', 'Connection: Upgrade']
+    for (const name of HANDSHAKE_HEADERS) if (answer.headers[name] !== undefined) lines.push(`${name}: ${String(answer.headers[name])}`)
+    socket.write(`${lines.join('\r\n')}\r\n\r\n`)
+    if (agentHead.length) socket.write(agentHead)
+    if (head.length) agentSocket.write(head)
+    tunnel.active++
+    side.activity(tunnel)
+    change(1)
+    let open = true
+    const close = () => {
+      if (open) {
+        open = false
+        tunnel.active--
+        side.activity(tunnel)
+        change(-1)
+      }
+      socket.destroy()
+      agentSocket.destroy()
+    }
+    agentSocket.on('error', close).on('close', close)
+    socket.on('error', close).on('close', close)
+    agentSocket.pipe(socket)
+    socket.pipe(agentSocket)
+  })
+  upstream.on('response', (answer) => {
+    answer.resume()
+    refuse(answer.statusCode ?? 502, 'The agent refused the WebSocket')
+  })
+  upstream.on('error', () => refuse(502, TUNNEL_LOST_MESSAGE))
+  upstream.end()
+}

@@ -1,0 +1,112 @@
+/**
+ * The agent's data connections (docs/agent-protocol.md, "Data connections"): idle upgraded
+ * connections to the relay, each spliced byte for byte to a fresh TCP connection to the local web
+ * UI once the relay sends its first request on it. The agent parses nothing: the relay speaks
+ * HTTP/1.1 (keep-alive, WebSocket upgrades) straight to the UI.
+ */
+import http from 'node:http'
+import https from 'node:https'
+import net, { type Socket } from 'node:net'
+
+export const DATA_PROTOCOL = 'pixelfleet-data'
+export const FEATURES_HEADER = 'pf-tunnel-features'
+export const TUNNEL_ID_HEADER = 'pf-tunnel-id'
+export const DATA_REQUEST_HEADER = 'pf-data-connections'
+/** Opened as soon as the control tunnel is up. */
+export const INITIAL_DATA_CONNECTIONS = 8
+/** Opened at most per request from the relay, and held at most at once. */
+const MAX_PER_REQUEST = 64
+const MAX_OPEN = 256
+
+export type DataSettings = { relayUrl: string; authorization: string; localPort: number }
+
+export class DataConnections {
+  private readonly sockets = new Set<Socket>()
+  private readonly pending = new Set<http.ClientRequest>()
+  private closed = false
+
+  constructor(
+    private readonly settings: DataSettings,
+    /** the id the relay gave this control tunnel (its 101's Pf-Tunnel-Id) */
+    private readonly tunnelId: string,
+  ) {}
+
+  get size() {
+    return this.sockets.size
+  }
+
+  /** Opens `count` more data connections (bounded). */
+  open(count: number) {
+    const n = Math.min(Math.max(0, Math.floor(count)), MAX_PER_REQUEST, MAX_OPEN - this.sockets.size - this.pending.size)
+    for (let i = 0; i < n; i++) this.openOne()
+  }
+
+  private openOne() {
+    if (this.closed) return
+    const { relayUrl, authorization } = this.settings
+    const url = new URL(`${relayUrl.replace(/\/+$/, '')}/tunnel/data?tunnel=${encodeURIComponent(this.tunnelId)}`)
+    const request = (url.protocol === 'https:' ? https : http).request(url, { headers: { Connection: 'Upgrade', Upgrade: DATA_PROTOCOL, Authorization: authorization }, agent: false })
+    this.pending.add(request)
+    request.on('upgrade', (_res, socket: Socket, head: Buffer) => {
+      this.pending.delete(request)
+      if (this.closed) return socket.destroy()
+      this.splice(socket, head)
+    })
+    // Refused (the tunnel was replaced, credentials changed): the relay asks again over the control tunnel when it wants more.
+    request.on('response', (res) => {
+      this.pending.delete(request)
+      res.resume()
+    })
+    request.on('error', () => this.pending.delete(request))
+    request.end()
+  }
+
+  /** Waits for the relay's first bytes, then pipes the connection to a new local one, both ways. */
+  private splice(relay: Socket, head: Buffer) {
+    relay.setNoDelay(true)
+    relay.setKeepAlive(true, 30_000)
+    this.sockets.add(relay)
+    let local: Socket | undefined
+    const close = () => {
+      this.sockets.delete(relay)
+      relay.destroy()
+      local?.destroy()
+    }
+    relay.on('error', close).on('close', close)
+    const start = (first: Buffer) => {
+      local = net.connect({ host: '127.0.0.1', port: this.settings.localPort, noDelay: true })
+      local.on('error', close).on('close', close)
+      local.write(first)
+      splice(relay, local)
+      splice(local, relay)
+    }
+    if (head.length) start(head)
+    else relay.once('data', start)
+  }
+
+  close() {
+    this.closed = true
+    for (const request of this.pending) request.destroy()
+    for (const socket of this.sockets) socket.destroy()
+  }
+}
+
+/** Queued on the receiving socket before the sending one is paused. */
+const LOOSE_BUFFER_BYTES = 1024 * 1024
+
+/** Like `pipe`, but without a pause and resume per 64 KiB read (the receiving socket's buffer is 16 KiB): bytes flow until 1 MiB is queued. */
+function splice(from: Socket, to: Socket) {
+  let waiting = false
+  from.on('data', (chunk: Buffer) => {
+    to.write(chunk)
+    if (!waiting && to.writableLength > LOOSE_BUFFER_BYTES) {
+      waiting = true
+      from.pause()
+      to.once('drain', () => {
+        waiting = false
+        from.resume()
+      })
+    }
+  })
+  from.once('end', () => to.end())
+}

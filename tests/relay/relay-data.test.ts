@@ -1,0 +1,183 @@
+/**
+ * Data connections (docs/decisions/013-relay-data-connections.md): an agent that announces them
+ * gets its pages, downloads and WebSockets carried as plain HTTP/1.1 over its pooled upgraded
+ * connections, not as HTTP/2 streams; an agent without them still works over HTTP/2; a data
+ * connection needs the agent's own credentials and its current tunnel's id.
+ */
+import http from 'node:http'
+import { createHash } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
+import { compileUserAcls } from '~/domain/access/acl.server'
+import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
+import { registerAgent } from '~/domain/agents/agent-gateway.server'
+import { createSession } from '~/domain/auth/session.server'
+import { prisma } from '~/utils/db.server'
+import { RelayClient } from '../../relay/client'
+import { startRelay, type Relay } from '../../relay/relay.server'
+import { SimulatedSite } from '../../simulator/site'
+import { TunnelClient } from '../../simulator/tunnel'
+import { startAgentWebUi, type AgentWebUi } from '../../simulator/web-ui'
+
+type TestAgent = { agentId: string; secret: string; web: AgentWebUi; tunnel: TunnelClient }
+
+let relay: Relay
+let base: string
+let token: string
+let orgId: string
+let modern: TestAgent
+let older: TestAgent
+
+async function createAgent(index: number, dataConnections: boolean): Promise<TestAgent> {
+  const site = new SimulatedSite({ seed: 11, index, scenario: 'tempHigh' })
+  site.tick(new Date())
+  const { agentId, secret } = await registerAgent({ product: site.product, serial: site.serial, version: site.version, name: site.name }, { ip: '127.0.0.1', receivedAt: new Date() })
+  await prisma.agent.update({ where: { id: agentId }, data: { organizationId: orgId, lastSeen: new Date() } })
+  const web = await startAgentWebUi(site, () => agentId)
+  const tunnel = new TunnelClient({ relayUrl: base, agentId, secret, localPort: web.port, dataConnections })
+  await tunnel.start()
+  return { agentId, secret, web, tunnel }
+}
+
+const eventually = async <T,>(read: () => T | Promise<T>, ok: (value: T) => boolean) => {
+  for (let i = 0; i < 100; i++) {
+    const value = await read()
+    if (ok(value)) return value
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return read()
+}
+
+/** A browser bound to a fresh proxy session of the agent: its client, origin and headers. */
+async function browser(agentId: string) {
+  const response = await fetch(`${base}/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify({ agentId }) })
+  expect(response.status).toBe(200)
+  const { data } = (await response.json()) as { data: { address: string; origin: string } }
+  const client = new RelayClient({ host: '127.0.0.1', port: relay.port })
+  expect((await client.redeem(data.address)).status).toBe(200)
+  const host = new URL(data.origin).host
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+  return { client, origin: data.origin, host, cookie }
+}
+
+/** GET through the relay as raw bytes. */
+function getBytes(host: string, cookie: string, path: string) {
+  return new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port: relay.port, path, headers: { host, cookie }, agent: false }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
+      })
+      .on('error', reject)
+  })
+}
+
+/** Opens the agent's live WebSocket through the relay: its first pushed message and one echo. */
+async function liveSocket(host: string, cookie: string) {
+  const ws = new WebSocket(`ws://127.0.0.1:${relay.port}/live`, { headers: { Host: host, Cookie: cookie, Origin: `http://${host}` }, perMessageDeflate: false })
+  const messages: string[] = []
+  ws.on('message', (data) => messages.push(String(data)))
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+  ws.send('ping-1')
+  await eventually(() => messages, (m) => m.some((t) => t === 'echo:ping-1'))
+  ws.close()
+  return messages
+}
+
+/** The status of a data-connection upgrade with these credentials and tunnel id. */
+function dataUpgrade(credentials: string, tunnelId: string, token = 'pixelfleet-data') {
+  return new Promise<number>((resolve, reject) => {
+    const request = http.request(`${base}/tunnel/data?tunnel=${encodeURIComponent(tunnelId)}`, { headers: { Connection: 'Upgrade', Upgrade: token, Authorization: `Basic ${Buffer.from(credentials).toString('base64')}` }, agent: false })
+    request.on('upgrade', (_res, socket) => {
+      socket.destroy()
+      resolve(101)
+    })
+    request.on('response', (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+    request.on('error', reject)
+    request.end()
+  })
+}
+
+/** The id the relay gave the agent's current control tunnel (what its data connections present). */
+const tunnelIdOf = (a: TestAgent) => (a.tunnel.data as unknown as { tunnelId: string }).tunnelId
+
+beforeAll(async () => {
+  const owner = await prisma.user.create({ data: { email: 'owner@relay-data.test', name: 'Owner', emailVerified: true } })
+  orgId = (await prisma.organization.create({ data: { name: 'Relay data org', ownerId: owner.id } })).id
+  await prisma.$transaction(async (tx) => {
+    await tx.accessRight.create({ data: { userId: owner.id, roleId: DEFAULT_ROLE_IDS.orgAdmin, organizationId: orgId } })
+    await compileUserAcls(tx, owner.id, orgId)
+  })
+  token = (await createSession(owner.id, { ip: '127.0.0.1', userAgent: 'test' })).token
+  relay = await startRelay({ port: 0, host: '127.0.0.1' })
+  base = `http://127.0.0.1:${relay.port}`
+  modern = await createAgent(0, true)
+  older = await createAgent(1, false)
+})
+
+afterAll(async () => {
+  for (const a of [modern, older]) {
+    await a?.tunnel.close()
+    await a?.web.close()
+  }
+  await relay?.close()
+})
+
+describe('relay data connections', () => {
+  it('carries pages, downloads byte for byte and WebSockets over data connections, not HTTP/2 streams', async () => {
+    await eventually(() => relay.dataConnections(modern.agentId) ?? 0, (n) => n > 0)
+    expect(relay.dataConnections(modern.agentId)).toBeGreaterThan(0)
+    const { host, cookie } = await browser(modern.agentId)
+    // many at once: the pool grows on request over the control tunnel (requests that find no idle connection meanwhile take HTTP/2)
+    const statuses = await Promise.all(Array.from({ length: 40 }, () => getBytes(host, cookie, '/status.json').then((r) => r.status)))
+    expect(statuses.filter((s) => s !== 200)).toEqual([])
+    await eventually(() => relay.dataConnections(modern.agentId) ?? 0, (n) => n > 8)
+    expect(relay.dataConnections(modern.agentId)).toBeGreaterThan(8) // the 8 opened with the tunnel, and more asked for
+    const before = modern.tunnel.h2Requests
+
+    const direct = await fetch(`http://127.0.0.1:${modern.web.port}/`).then((r) => r.text())
+    const page = await getBytes(host, cookie, '/')
+    expect(page.status).toBe(200)
+    // the page is live (its timestamps are the site's, not the request's): same shape as served directly
+    expect(page.body.toString('utf8').slice(0, 200)).toBe(direct.slice(0, 200))
+
+    const bundle = await getBytes(host, cookie, '/support-bundle.bin?mb=20')
+    expect(bundle.status).toBe(200)
+    expect(bundle.body.length).toBe(20 * 1024 * 1024)
+    const expected = createHash('sha256').update(Buffer.alloc(20 * 1024 * 1024, 0x5a)).digest('hex')
+    expect(createHash('sha256').update(bundle.body).digest('hex')).toBe(expected)
+
+    const messages = await liveSocket(host, cookie)
+    expect(JSON.parse(messages[0]).systems).toBeInstanceOf(Array)
+    expect(modern.tunnel.h2Requests).toBe(before)
+  })
+
+  it('still serves an agent without data connections over HTTP/2, WebSocket included', async () => {
+    expect(relay.dataConnections(older.agentId)).toBeUndefined()
+    const { host, cookie } = await browser(older.agentId)
+    const before = older.tunnel.h2Requests
+    const status = await getBytes(host, cookie, '/status.json')
+    expect(status.status).toBe(200)
+    expect(JSON.parse(status.body.toString('utf8')).systems).toBeInstanceOf(Array)
+    const bundle = await getBytes(host, cookie, '/support-bundle.bin?mb=2')
+    expect(bundle.body.length).toBe(2 * 1024 * 1024)
+    await liveSocket(host, cookie)
+    expect(older.tunnel.h2Requests).toBe(before + 3)
+  })
+
+  it('refuses data connections with wrong credentials, an unknown tunnel id, or another agent’s tunnel', async () => {
+    const id = tunnelIdOf(modern)
+    const count = relay.dataConnections(modern.agentId)
+    expect(await dataUpgrade(`${modern.agentId}:wrong-secret`, id)).toBe(401)
+    expect(await dataUpgrade(`${modern.agentId}:${modern.secret}`, 'not-the-id')).toBe(409)
+    // the other agent's own credentials do not let it join this agent's tunnel
+    expect(await dataUpgrade(`${older.agentId}:${older.secret}`, id)).toBe(409)
+    expect(await dataUpgrade(`${modern.agentId}:${modern.secret}`, id, 'websocket')).toBe(400)
+    expect(relay.dataConnections(modern.agentId)).toBe(count)
+    // the agent's own, with its tunnel's id, is accepted
+    expect(await dataUpgrade(`${modern.agentId}:${modern.secret}`, id)).toBe(101)
+  })
+})
