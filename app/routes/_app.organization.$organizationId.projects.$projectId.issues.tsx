@@ -1,16 +1,14 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { useLoaderData } from '@remix-run/react'
-import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
-import { SEVERITY_CHART_COLORS } from '~/components/fleet/chart-card'
 import { IssueStateTabs, IssueTable } from '~/components/alarms/issue-list'
+import { IssueHistoryChart } from '~/components/fleet/issue-history-chart'
 import { RootCauseCard } from '~/components/fleet/root-cause-card'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
 import { pageParam } from '~/components/ui/pager'
 import { listProjectIssues } from '~/domain/alarms/lifecycle.server'
 import { ISSUE_STATE_LABELS, parseIssueState } from '~/domain/alarms/state'
-import { HISTORY_SEVERITIES } from '~/domain/fleet/labels'
-import { projectIssues } from '~/domain/fleet/project.server'
+import { projectIssueHistory } from '~/domain/fleet/project.server'
 import { projectRootCauses } from '~/domain/rootcause/views.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
@@ -20,15 +18,13 @@ import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
   const state = parseIssueState(new URL(request.url).searchParams.get('issues'))
-  const [{ history }, list, rootCauses] = await Promise.all([
-    domainCall(() => projectIssues(actor, params.organizationId!, params.projectId!, Date.now(), { page: 1 })),
+  const [history, list, rootCauses] = await Promise.all([
+    domainCall(() => projectIssueHistory(actor, params.organizationId!, params.projectId!)),
     domainCall(() => listProjectIssues(actor, params.organizationId!, params.projectId!, state, pageParam(request.url))),
     domainCall(() => projectRootCauses(actor, params.organizationId!, params.projectId!)),
   ])
   return { history, list, rootCauses }
 }
-
-const LABELS: Record<string, string> = { critical: 'Critical', error: 'Error', warning: 'Warning', notice: 'Notice' }
 
 /** Issues tab: 'Issue History' (last 10 days, stacked by severity, 700 x 200) and the issues by state (alarm lifecycle). */
 export default function ProjectIssues() {
@@ -42,17 +38,7 @@ export default function ProjectIssues() {
           <CardTitle>Issue History</CardTitle>
         </CardHeader>
         <CardContent className="relative overflow-x-auto">
-          <BarChart width={700} height={200} data={history} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
-            <CartesianGrid strokeDasharray="3 3" stroke="#e5e7eb" vertical={false} />
-            <XAxis dataKey="day" tick={{ fontSize: 11 }} />
-            <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
-            <Tooltip contentStyle={{ fontSize: 12 }} />
-            {/* legend in severity order, not recharts' default alphabetical */}
-            <Legend wrapperStyle={{ fontSize: 11 }} itemSorter={null} />
-            {HISTORY_SEVERITIES.map((s) => (
-              <Bar key={s} dataKey={s} name={LABELS[s]} stackId="severity" fill={SEVERITY_CHART_COLORS[s]} isAnimationActive={false} />
-            ))}
-          </BarChart>
+          <IssueHistoryChart history={history} />
         </CardContent>
       </Card>
       <RootCauseCard groups={rootCauses.groups} />

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { explainsText, groupByRootCause, type RootCauseDevice, type RootCauseIssue } from '../../app/domain/rootcause/group'
+import { explainsText, groupByRootCause, systemsWithPossibleGroups, type RootCauseDevice, type RootCauseIssue } from '../../app/domain/rootcause/group'
 
 let seq = 0
 const issue = (key: string, component: string, over: Partial<RootCauseIssue> = {}): RootCauseIssue => ({
@@ -154,5 +154,22 @@ describe('root cause grouping', () => {
     const a = issue('recv.offline', 'receiver', { deviceKey: 'tile-a' })
     const { groups } = groupByRootCause([cause, a], devices)
     expect(groups[0]!.explained.map((i) => i.id)).toEqual([a.id])
+  })
+
+  test('the pre-check keeps exactly the systems where a cause has another issue it may explain (no devices needed)', () => {
+    const lone = issue('switch.portDown', 'switch', { systemId: 'a' })
+    const unrelated = [issue('proc.noInput', 'processor', { systemId: 'b' }), issue('recv.tempHigh', 'receiver', { systemId: 'b' })]
+    const explainable = [issue('switch.portDown', 'switch', { systemId: 'c', deviceKey: 'switch-1' }), issue('recv.offline', 'receiver', { systemId: 'c', latestCount: 3 })]
+    // a cause that is itself a symptom of another cause (genlock lost behind a PDU outlet)
+    const chained = [issue('pdu.outletOff', 'pdu', { systemId: 'd' }), issue('proc.genlockLost', 'processor', { systemId: 'd' })]
+    // noInput explains noSignal only; its own symptom kind (noInput) is not explained by itself
+    const wrongSymptom = [issue('proc.genlockLost', 'processor', { systemId: 'e' }), issue('recv.noSignal', 'receiver', { systemId: 'e' })]
+    const all = [lone, ...unrelated, ...explainable, ...chained, ...wrongSymptom]
+    expect(systemsWithPossibleGroups(all).sort()).toEqual(['c', 'd'])
+    // never drops a system that groups: the full grouping over every system finds groups only in kept ones
+    const devices = ['a', 'b', 'c', 'd', 'e'].flatMap((s) => wall(s))
+    const grouped = new Set(groupByRootCause(all, devices).groups.map((g) => g.cause.systemId))
+    expect(grouped.has('c')).toBe(true)
+    for (const system of grouped) expect(systemsWithPossibleGroups(all)).toContain(system)
   })
 })

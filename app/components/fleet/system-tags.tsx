@@ -1,12 +1,12 @@
 import { Link } from '@remix-run/react'
 import type { ProjectSystemTags } from '~/domain/fleet/project-systems.server'
 import { timeAgo } from '~/utils/format-time'
-import { Tooltip } from '../ui/tooltip'
 import { ConnectionIcon } from './status'
 
 /**
  * System(s) tags of one project row: a connected, disconnected or unknown icon per system; hover
- * shows the agent name and last seen, or 'Not connected'. Each tag links to the agent's row on the
+ * shows the agent name and last seen, or 'Not connected' (systemTagTip, through the table's
+ * TooltipHost). Each tag links to the agent's row on the
  * project's agents tab. A project with more systems than tags shows counts and a link to them all.
  */
 export function SystemTags({ organizationId, projectId, systems }: { organizationId: string; projectId: string; systems: ProjectSystemTags }) {
@@ -17,12 +17,16 @@ export function SystemTags({ organizationId, projectId, systems }: { organizatio
   return (
     <span className="flex flex-wrap items-center gap-1">
       {tags.map((t) => (
-        <Tooltip key={t.id} content={`${t.agentName} · ${t.state === 'connected' && t.lastSeen ? `last seen ${timeAgo(t.lastSeen)}` : 'Not connected'}`}>
-          <Link to={`${agentsTab}?focus=${encodeURIComponent(t.agentId)}#${t.agentId}`} className="inline-flex items-center gap-1 rounded border bg-card px-1.5 py-0.5 text-xs hover:bg-accent">
-            <ConnectionIcon connected={t.state === 'connected'} unknown={t.state === 'unknown'} className="size-3.5" />
-            {t.name}
-          </Link>
-        </Tooltip>
+        <Link
+          key={t.id}
+          to={`${agentsTab}?focus=${encodeURIComponent(t.agentId)}#${t.agentId}`}
+          data-tip={t.agentName}
+          data-tip-seen={t.state === 'connected' && t.lastSeen ? t.lastSeen : ''}
+          className="inline-flex items-center gap-1 rounded border bg-card px-1.5 py-0.5 text-xs hover:bg-accent"
+        >
+          <ConnectionIcon connected={t.state === 'connected'} unknown={t.state === 'unknown'} className="size-3.5" />
+          {t.name}
+        </Link>
       ))}
       {more > 0 ? (
         <Link to={agentsTab} className="px-1 text-xs text-muted-foreground hover:underline" title={`${total.toLocaleString('en-US')} systems: ${connected.toLocaleString('en-US')} connected, ${(total - connected - unknown).toLocaleString('en-US')} disconnected, ${unknown.toLocaleString('en-US')} never reported`}>
@@ -31,4 +35,11 @@ export function SystemTags({ organizationId, projectId, systems }: { organizatio
       ) : null}
     </span>
   )
+}
+
+/** A tag's tooltip text, composed when shown (so 'last seen' is as of now): agent name · last seen, or 'Not connected'. */
+export function systemTagTip(element: HTMLElement): string {
+  const { tip = '', tipSeen } = element.dataset
+  if (tipSeen === undefined) return tip
+  return `${tip} · ${tipSeen ? `last seen ${timeAgo(tipSeen)}` : 'Not connected'}`
 }

@@ -4,10 +4,10 @@ import { ChevronDown, ChevronRight, FolderPlus, MoreHorizontal, Settings, Trash2
 import { useMemo, useState, type ReactNode } from 'react'
 import type { ProjectSystemTags } from '~/domain/fleet/project-systems.server'
 import type { ProjectNode } from '~/domain/projects/projects.server'
-import { SystemTags } from '../fleet/system-tags'
+import { SystemTags, systemTagTip } from '../fleet/system-tags'
 import { Button } from '~/components/ui/button'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '~/components/ui/dropdown-menu'
-import { Tooltip } from '~/components/ui/tooltip'
+import { TooltipHost } from '~/components/ui/delegated-tooltip'
 import { cn } from '~/utils/cn'
 import { ProjectDialog, type ProjectDialogTab } from './project-dialog'
 import { DeleteProjectDialog, NewProjectDialog } from './project-dialogs'
@@ -34,10 +34,6 @@ function findProject(projects: ProjectNode[], id: string): ProjectNode | null {
     if (inner) return inner
   }
   return null
-}
-
-function IconAction({ label, children }: { label: string; children: ReactNode }) {
-  return <Tooltip content={label}>{children}</Tooltip>
 }
 
 /**
@@ -108,32 +104,24 @@ export function ProjectTable({
           return (
             <div className="flex items-center justify-end gap-0.5">
               {p.canCreateSubProject ? (
-                <IconAction label="Add sub-project">
-                  <Button variant="ghost" size="icon" className="size-7" aria-label={`Add sub-project to ${p.name}`} onClick={() => setSubProjectOf({ id: p.id, name: p.name })}>
-                    <FolderPlus />
-                  </Button>
-                </IconAction>
+                <Button data-tip="Add sub-project" variant="ghost" size="icon" className="size-7" aria-label={`Add sub-project to ${p.name}`} onClick={() => setSubProjectOf({ id: p.id, name: p.name })}>
+                  <FolderPlus />
+                </Button>
               ) : null}
               {p.canUpdate ? (
                 <>
-                  <IconAction label="Members">
-                    <Button variant="ghost" size="icon" className="size-7" aria-label={`Members of ${p.name}`} data-dialog-opener={`${p.id}:members`} onClick={() => setDialog({ id: p.id, tab: 'members', opener: 'members' })}>
-                      <Users />
-                    </Button>
-                  </IconAction>
-                  <IconAction label="Settings">
-                    <Button variant="ghost" size="icon" className="size-7" aria-label={`Settings of ${p.name}`} data-dialog-opener={`${p.id}:settings`} onClick={() => setDialog({ id: p.id, tab: 'settings', opener: 'settings' })}>
-                      <Settings />
-                    </Button>
-                  </IconAction>
+                  <Button data-tip="Members" variant="ghost" size="icon" className="size-7" aria-label={`Members of ${p.name}`} data-dialog-opener={`${p.id}:members`} onClick={() => setDialog({ id: p.id, tab: 'members', opener: 'members' })}>
+                    <Users />
+                  </Button>
+                  <Button data-tip="Settings" variant="ghost" size="icon" className="size-7" aria-label={`Settings of ${p.name}`} data-dialog-opener={`${p.id}:settings`} onClick={() => setDialog({ id: p.id, tab: 'settings', opener: 'settings' })}>
+                    <Settings />
+                  </Button>
                 </>
               ) : null}
               {p.canDelete ? (
-                <IconAction label="Delete">
-                  <Button variant="ghost" size="icon" className="size-7 text-destructive hover:text-destructive" aria-label={`Delete ${p.name}`} onClick={() => setDeleting({ id: p.id, name: p.name })}>
-                    <Trash2 />
-                  </Button>
-                </IconAction>
+                <Button data-tip="Delete" variant="ghost" size="icon" className="size-7 text-destructive hover:text-destructive" aria-label={`Delete ${p.name}`} onClick={() => setDeleting({ id: p.id, name: p.name })}>
+                  <Trash2 />
+                </Button>
               ) : null}
               <DropdownMenu>
                 <DropdownMenuTrigger asChild>
@@ -181,7 +169,7 @@ export function ProjectTable({
       {projects.length === 0 ? (
         empty
       ) : (
-        <div className="relative overflow-x-auto rounded-lg border bg-card">
+        <TooltipHost className="relative overflow-x-auto rounded-lg border bg-card" text={systemTagTip}>
           <table className="w-full text-[13px]">
             <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
               {table.getHeaderGroups().map((group) => (
@@ -206,7 +194,7 @@ export function ProjectTable({
               ))}
             </tbody>
           </table>
-        </div>
+        </TooltipHost>
       )}
       <NewProjectDialog
         organizationId={organizationId}

@@ -207,26 +207,21 @@ export function deviceTree(devices: { id: string; key: string; name: string; com
   return roots
 }
 
-/** Issues tab: 'Issue History' per day and severity over the last 10 days, and 'Issue Counts'. Needs project.view. */
-export async function projectIssues(actor: Actor, organizationId: string, projectId: string, now = Date.now(), options: { page?: number } = {}) {
-  const { projectIds, inProjects } = await projectScope(actor, organizationId, projectId, 'project.view')
+/**
+ * Issues tab: 'Issue History', per day and severity over the last 10 days (one grouped query; the
+ * tab's issue list comes from the alarm lifecycle). Needs project.view.
+ */
+export async function projectIssueHistory(actor: Actor, organizationId: string, projectId: string, now = Date.now()) {
+  const { inProjects } = await projectScope(actor, organizationId, projectId, 'project.view')
+  return issueHistoryOf(inProjects, now)
+}
+
+async function issueHistoryOf(inProjects: Prisma.Sql, now: number) {
   const firstDay = Math.floor(now / DAY_MS) * DAY_MS - 9 * DAY_MS
-  const issueWhere = { isActive: true, system: { projectId: { in: projectIds } } }
-  const total = await prisma.issue.count({ where: issueWhere })
-  const page = pageOf(options.page ?? 1, total, PROJECT_ISSUES_PAGE_SIZE)
-  const [history, counts] = await Promise.all([
-    prisma.$queryRaw<{ day: string; severity: number; count: bigint }[]>(sql`
-      SELECT ${utcDay('h."timestamp"')} AS day, i."severity" AS severity, SUM(h."count") AS count
-      FROM "IssueHistory" h JOIN "Issue" i ON i."id" = h."issueId" JOIN "System" s ON s."id" = i."systemId"
-      WHERE ${inProjects} AND h."timestamp" >= ${new Date(firstDay)} GROUP BY day, i."severity"`),
-    prisma.issue.findMany({
-      where: issueWhere,
-      select: { id: true, kind: true, key: true, severity: true, component: true, message: true, latestCount: true, system: { select: { key: true, name: true, agent: { select: { clientName: true } } } } },
-      orderBy: [{ severity: 'asc' }, { latestCount: 'desc' }, { id: 'asc' }],
-      skip: (page - 1) * PROJECT_ISSUES_PAGE_SIZE,
-      take: PROJECT_ISSUES_PAGE_SIZE,
-    }),
-  ])
+  const history = await prisma.$queryRaw<{ day: string; severity: number; count: bigint }[]>(sql`
+    SELECT ${utcDay('h."timestamp"')} AS day, i."severity" AS severity, SUM(h."count") AS count
+    FROM "IssueHistory" h JOIN "Issue" i ON i."id" = h."issueId" JOIN "System" s ON s."id" = i."systemId"
+    WHERE ${inProjects} AND h."timestamp" >= ${new Date(firstDay)} GROUP BY day, i."severity"`)
   const days = Array.from({ length: 10 }, (_, i) => new Date(firstDay + i * DAY_MS).toISOString().slice(0, 10))
   const chart = days.map((day) => {
     const entry: Record<string, number | string> = { day: day.slice(5) }
@@ -238,6 +233,25 @@ export async function projectIssues(actor: Actor, organizationId: string, projec
     }
     return entry
   })
+  return chart
+}
+
+/** 'Issue History' and one page of active issues ('Issue Counts'). Needs project.view. */
+export async function projectIssues(actor: Actor, organizationId: string, projectId: string, now = Date.now(), options: { page?: number } = {}) {
+  const { inProjects, projectIds } = await projectScope(actor, organizationId, projectId, 'project.view')
+  const issueWhere = { isActive: true, system: { projectId: { in: projectIds } } }
+  const total = await prisma.issue.count({ where: issueWhere })
+  const page = pageOf(options.page ?? 1, total, PROJECT_ISSUES_PAGE_SIZE)
+  const [chart, counts] = await Promise.all([
+    issueHistoryOf(inProjects, now),
+    prisma.issue.findMany({
+      where: issueWhere,
+      select: { id: true, kind: true, key: true, severity: true, component: true, message: true, latestCount: true, system: { select: { key: true, name: true, agent: { select: { clientName: true } } } } },
+      orderBy: [{ severity: 'asc' }, { latestCount: 'desc' }, { id: 'asc' }],
+      skip: (page - 1) * PROJECT_ISSUES_PAGE_SIZE,
+      take: PROJECT_ISSUES_PAGE_SIZE,
+    }),
+  ])
   return {
     history: chart,
     page,

@@ -118,6 +118,26 @@ function downstreamOf(rootKeys: string[], devices: Map<string, RootCauseDevice>,
   return seen
 }
 
+/** Every symptom some rule explains (the SQL pre-filter: issue keys ending in `.<symptom>`). */
+export const ROOT_CAUSE_SYMPTOMS = [...new Set(Object.values(ROOT_CAUSE_RULES).flatMap((r) => r.symptoms))]
+
+/**
+ * The systems among `issues` (active ones, at least those with cause and symptom keys) where a
+ * group can form: a cause and another issue with a symptom its rule explains. A necessary
+ * condition of groupSystem, checked before any device is loaded (most upstream failures explain
+ * nothing).
+ */
+export function systemsWithPossibleGroups(issues: { id: string; systemId: string; key: string }[]): string[] {
+  const bySystem = new Map<string, { id: string; key: string }[]>()
+  for (const i of issues) bySystem.set(i.systemId, [...(bySystem.get(i.systemId) ?? []), i])
+  const result: string[] = []
+  for (const [systemId, list] of bySystem) {
+    const causes = list.filter((i) => isCauseKey(i.key))
+    if (causes.some((c) => list.some((i) => i.id !== c.id && ROOT_CAUSE_RULES[c.key]!.symptoms.includes(symptomOf(i.key))))) result.push(systemId)
+  }
+  return result
+}
+
 type Candidate<I> = { cause: I; causeDeviceKeys: string[]; downstream: Set<string>; components: Set<string> }
 
 /** Groups one system's issues; `devices` must be that system's devices. */

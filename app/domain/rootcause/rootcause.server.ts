@@ -1,4 +1,5 @@
-import { ROOT_CAUSE_RULES, groupByRootCause, type RootCauseResult } from './group'
+import { type Prisma } from '@prisma/client'
+import { ROOT_CAUSE_RULES, ROOT_CAUSE_SYMPTOMS, groupByRootCause, systemsWithPossibleGroups, type RootCauseResult } from './group'
 import { prisma } from '~/utils/db.server'
 
 const issueSelect = {
@@ -24,13 +25,28 @@ export type RootCauseIssueRow = { id: string; systemId: string; kind: string; ke
 export async function rootCausesOfSystems(systemIds: string[]): Promise<RootCauseResult<RootCauseIssueRow>> {
   const ids = [...new Set(systemIds)]
   if (!ids.length) return { groups: [], explainedBy: new Map() }
-  // Most of the time no upstream device is failing: one small query and no devices loaded.
-  const causes = await prisma.issue.findMany({ where: { systemId: { in: ids }, isActive: true, key: { in: Object.keys(ROOT_CAUSE_RULES) } }, select: { systemId: true } })
-  const withCause = [...new Set(causes.map((c) => c.systemId))]
+  return groupSystems(await systemsWithRootCauses({ systemId: { in: ids } }))
+}
+
+/** Groups the systems systemsWithRootCauses found (loads their active issues and devices). */
+export async function groupSystems(withCause: string[]): Promise<RootCauseResult<RootCauseIssueRow>> {
   if (!withCause.length) return { groups: [], explainedBy: new Map() }
   const [issues, devices] = await Promise.all([
     prisma.issue.findMany({ where: { systemId: { in: withCause }, isActive: true }, select: issueSelect }),
     prisma.device.findMany({ where: { systemId: { in: withCause } }, select: { systemId: true, key: true, component: true, parentKey: true, properties: true } }),
   ])
   return groupByRootCause(issues, devices)
+}
+
+/**
+ * Systems (of the issues matching `scope`) where an active upstream failure may explain another
+ * active issue: one small query over the cause and symptom issues, no devices. Most of the time no
+ * upstream device fails, or it fails alone, and nothing more is loaded.
+ */
+export async function systemsWithRootCauses(scope: Prisma.IssueWhereInput): Promise<string[]> {
+  const rows = await prisma.issue.findMany({
+    where: { ...scope, isActive: true, OR: [{ key: { in: Object.keys(ROOT_CAUSE_RULES) } }, ...ROOT_CAUSE_SYMPTOMS.map((s) => ({ key: { endsWith: `.${s}` } }))] },
+    select: { id: true, systemId: true, key: true },
+  })
+  return systemsWithPossibleGroups(rows)
 }

@@ -1,8 +1,8 @@
 import { type Actor } from '../actor'
 import { accessDenied, notFound } from '../errors'
 import { loadFleetScope } from '../fleet/scope.server'
-import { explainsText, groupByRootCause, ROOT_CAUSE_RULES, type RootCauseResult } from './group'
-import { rootCausesOfSystems, type RootCauseIssueRow } from './rootcause.server'
+import { explainsText, groupByRootCause, type RootCauseResult } from './group'
+import { groupSystems, systemsWithRootCauses, type RootCauseIssueRow } from './rootcause.server'
 import { prisma } from '~/utils/db.server'
 
 export type RootCauseGroupView = {
@@ -45,15 +45,10 @@ export async function projectRootCauses(actor: Actor, organizationId: string, pr
   const scope = await loadFleetScope(actor, organizationId, 'project.view')
   if (!scope.projects.has(projectId)) throw notFound('Project not found')
   if (!scope.access.can('project.view', projectId)) throw accessDenied()
-  const causes = await prisma.issue.findMany({
-    where: { isActive: true, key: { in: Object.keys(ROOT_CAUSE_RULES) }, system: { projectId: { in: scope.subtree(projectId) } } },
-    select: { systemId: true },
-    take: MAX_SYSTEMS,
-  })
-  const systemIds = [...new Set(causes.map((c) => c.systemId))]
+  const systemIds = (await systemsWithRootCauses({ system: { projectId: { in: scope.subtree(projectId) } } })).slice(0, MAX_SYSTEMS)
   if (!systemIds.length) return { groups: [], explainedIds: [] }
   const [result, systems] = await Promise.all([
-    rootCausesOfSystems(systemIds),
+    groupSystems(systemIds),
     prisma.system.findMany({ where: { id: { in: systemIds } }, select: { id: true, name: true, key: true, agent: { select: { id: true, clientName: true } } } }),
   ])
   return { groups: toGroupViews(result, new Map(systems.map((s) => [s.id, s]))), explainedIds: [...result.explainedBy.keys()] }

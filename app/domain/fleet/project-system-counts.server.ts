@@ -1,0 +1,87 @@
+import { Prisma } from '@prisma/client'
+import { CONNECTED_WINDOW_MS } from '../agents/derived'
+import { isIngestChange } from '../agents/ingest.server'
+import { onChange } from '../events/bus.server'
+import { prisma } from '~/utils/db.server'
+import { isTrue } from './dialect.server'
+
+export type ProjectSystemCounts = {
+  total: number
+  connected: number
+  unknown: number
+}
+
+/**
+ * How long an organization's per-project system counts are reused. 'Connected' means a report
+ * within the last 30 minutes (CONNECTED_WINDOW_MS), so an agent going quiet shows at most this
+ * much later than it would otherwise; every other change drops the entry at once (below).
+ */
+export const PROJECT_COUNTS_CACHE_MS = 5_000
+
+const sql = Prisma.sql
+const entries = new Map<string, { at: number; value: Promise<Map<string, ProjectSystemCounts>> }>()
+let listening = false
+
+/**
+ * Dropped on any change to the organization's systems, projects or agents (assign, move, enable,
+ * remove, enrol), except ingest's own agent changes: a report only moves an agent's last seen,
+ * which the time bound above covers; a report that adds a system emits a 'system' change.
+ */
+function listen() {
+  if (listening) return
+  listening = true
+  onChange((e) => {
+    if (e.kind !== 'system' && e.kind !== 'project' && e.kind !== 'organization' && e.kind !== 'agent') return
+    if (e.kind === 'agent' && isIngestChange()) return
+    if (e.organizationId === null) entries.clear()
+    else entries.delete(e.organizationId)
+  })
+}
+
+/**
+ * Per project of the organization: its systems, how many of their agents are connected and how
+ * many never reported. One join of every system with its agent (~100 ms for 10,000 systems), so
+ * the projects list shares it between viewers and requests for a few seconds. Callers filter the
+ * projects the viewer may see.
+ */
+export function projectSystemCounts(organizationId: string, now = Date.now()): Promise<Map<string, ProjectSystemCounts>> {
+  listen()
+  const hit = entries.get(organizationId)
+  if (hit && now - hit.at < PROJECT_COUNTS_CACHE_MS && now >= hit.at) return hit.value
+  const value = loadCounts(organizationId, now)
+  entries.set(organizationId, { at: now, value })
+  value.catch(() => entries.get(organizationId)?.value === value && entries.delete(organizationId))
+  return value
+}
+
+async function loadCounts(organizationId: string, now: number) {
+  const cutoff = new Date(now - CONNECTED_WINDOW_MS)
+  const rows = await prisma.$queryRaw<
+    {
+      projectId: string
+      total: bigint | number
+      connected: bigint | number | null
+      unknown: bigint | number | null
+    }[]
+  >(sql`
+    SELECT s."projectId" AS "projectId", COUNT(*) AS total,
+      SUM(CASE WHEN ${isTrue('a."enabled"')} AND a."lastSeen" >= ${cutoff} THEN 1 ELSE 0 END) AS connected,
+      SUM(CASE WHEN a."lastSeen" IS NULL THEN 1 ELSE 0 END) AS unknown
+    FROM "System" s JOIN "Agent" a ON a."id" = s."agentId"
+    WHERE s."projectId" IN (SELECT p."id" FROM "Project" p WHERE p."organizationId" = ${organizationId}) GROUP BY s."projectId"`)
+  return new Map(
+    rows.map((r) => [
+      r.projectId,
+      {
+        total: Number(r.total),
+        connected: Number(r.connected ?? 0),
+        unknown: Number(r.unknown ?? 0),
+      },
+    ])
+  )
+}
+
+/** Forgets every cached count (tests that write rows without a change event). */
+export function clearProjectSystemCounts() {
+  entries.clear()
+}

@@ -1,0 +1,68 @@
+/**
+ * The projects list's per-project connected counts are shared for a few seconds per organization
+ * (one join of every system with its agent): a change to systems, projects or agents drops them at
+ * once, an agent report (ingest's own change) does not, and they never outlive
+ * PROJECT_COUNTS_CACHE_MS.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { compileUserAcls } from '~/domain/access/acl.server'
+import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
+import { type UserActor } from '~/domain/actor'
+import { announceIngestChanges } from '~/domain/agents/ingest.server'
+import { emitChange } from '~/domain/events/bus.server'
+import { PROJECT_COUNTS_CACHE_MS, projectSystemCounts } from '~/domain/fleet/project-system-counts.server'
+import { projectSystemTags } from '~/domain/fleet/project-systems.server'
+import { prisma } from '~/utils/db.server'
+
+let orgId: string
+let projectId: string
+let agentId: string
+let owner: UserActor
+
+beforeAll(async () => {
+  const o = await prisma.user.create({ data: { email: 'owner@counts.test', name: 'Counts Owner', emailVerified: true } })
+  orgId = (await prisma.organization.create({ data: { name: 'Counts Org', ownerId: o.id } })).id
+  projectId = (await prisma.project.create({ data: { organizationId: orgId, name: 'Stage' } })).id
+  await prisma.$transaction(async (tx) => {
+    await tx.accessRight.create({ data: { userId: o.id, roleId: DEFAULT_ROLE_IDS.orgAdmin, organizationId: orgId } })
+    await compileUserAcls(tx, o.id, orgId)
+  })
+  owner = { kind: 'user', userId: o.id, email: o.email, name: o.name, isSiteAdmin: false, ip: '', userAgent: '' }
+  for (let i = 1; i <= 3; i++) {
+    const agent = await prisma.agent.create({ data: { clientName: `Agent ${i}`, secretHash: 'x', organizationId: orgId, lastSeen: i === 3 ? null : new Date() } })
+    if (i === 1) agentId = agent.id
+    await prisma.system.create({ data: { agentId: agent.id, key: 'sys', name: `Wall ${i}`, projectId } })
+  }
+})
+
+const quiet = () => prisma.agent.update({ where: { id: agentId }, data: { lastSeen: new Date(Date.now() - 3_600_000) } })
+const fresh = () => prisma.agent.update({ where: { id: agentId }, data: { lastSeen: new Date() } })
+
+describe('projects list counts', () => {
+  it('are reused within the window, dropped by a change, kept on an agent report, and expire', async () => {
+    emitChange({ organizationId: orgId, kind: 'project' })
+    const first = await projectSystemTags(owner, orgId)
+    expect(first[projectId]).toMatchObject({ total: 3, connected: 2, unknown: 1 })
+
+    // written without a change event: the shared counts stay until the window ends
+    await quiet()
+    const now = Date.now()
+    expect((await projectSystemCounts(orgId, now)).get(projectId)?.connected).toBe(2)
+    // an agent report (ingest's own change) keeps them: reports only move last seen, which the window covers
+    announceIngestChanges([{ organizationId: orgId, kind: 'agent', ids: [agentId] }])
+    expect((await projectSystemCounts(orgId, now)).get(projectId)?.connected).toBe(2)
+    // past the window they are counted again
+    expect((await projectSystemCounts(orgId, now + PROJECT_COUNTS_CACHE_MS + 1)).get(projectId)?.connected).toBe(1)
+
+    // a person's change to an agent (enable, remove, ...) drops them at once
+    await fresh()
+    emitChange({ organizationId: orgId, kind: 'agent', ids: [agentId] })
+    expect((await projectSystemTags(owner, orgId))[projectId]).toMatchObject({ total: 3, connected: 2 })
+
+    // moving a system out of the project ('system' change) shows at once
+    const system = await prisma.system.findFirstOrThrow({ where: { agentId } })
+    await prisma.system.update({ where: { id: system.id }, data: { projectId: null } })
+    emitChange({ organizationId: orgId, kind: 'system', ids: [system.id] })
+    expect((await projectSystemTags(owner, orgId))[projectId]).toMatchObject({ total: 2, connected: 1, unknown: 1 })
+  })
+})
