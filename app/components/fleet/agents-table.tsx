@@ -89,13 +89,11 @@ const encodeOrNull = (value: unknown[] | Record<string, unknown>) => (Array.isAr
 export function AgentsTable({
   organization,
   data,
-  now,
   canDelete,
   canAssign,
 }: {
   organization: { id: string; name: string }
   data: AgentsTableData
-  now: number
   canDelete: boolean
   canAssign: boolean
 }) {
@@ -244,7 +242,7 @@ export function AgentsTable({
       {
         id: 'lastSeen',
         header: header('lastSeen'),
-        cell: ({ row }) => <LastSeen value={row.original.lastSeen} now={now} mode={lastSeenMode} onCycle={() => setLastSeenMode(nextLastSeenMode)} />,
+        cell: ({ row }) => <LastSeen value={row.original.lastSeen} mode={lastSeenMode} onCycle={() => setLastSeenMode(nextLastSeenMode)} />,
       },
       {
         id: 'remoteConnect',
@@ -279,7 +277,7 @@ export function AgentsTable({
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the selection's state is read through `bulk`, which changes with it
-    [organization.id, now, lastSeenMode, canDelete, location.pathname, location.search, bulk.selection, pageAllSelected],
+    [organization.id, lastSeenMode, canDelete, location.pathname, location.search, bulk.selection, pageAllSelected],
   )
 
   const table = useReactTable({
