@@ -4,6 +4,7 @@ import { Toaster } from 'sonner'
 import { GeneralErrorBoundary } from './components/error-boundary'
 import { TooltipProvider } from './components/ui/tooltip'
 import { activeSiteMessages, cloudState } from './domain/site/cloud-state.server'
+import { changeMark } from './domain/events/change-log.server'
 import { getCurrentUser } from './utils/auth.server'
 import { devToolsEnabled } from './utils/dev-tools.server'
 import { getConfig } from './utils/env.server'
@@ -19,6 +20,8 @@ export const links: LinksFunction = () => [
 export const meta: MetaFunction = () => [{ title: 'Pixelfleet' }]
 
 export async function loader({ request }: LoaderFunctionArgs) {
+  // first, before the page's loaders read anything: later changes are replayed to the page's live stream
+  const liveSince = changeMark()
   const config = getConfig()
   const [current, messages, cloud] = await Promise.all([getCurrentUser(request), activeSiteMessages(), cloudState()])
   return {
@@ -29,6 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     instanceName: cloud.instanceName,
     features: { dashboards: config.FEATURE_DASHBOARDS, google: Boolean(config.GOOGLE_CLIENT_ID) },
     devTools: devToolsEnabled(),
+    liveSince,
   }
 }
 

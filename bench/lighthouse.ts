@@ -16,6 +16,8 @@ const args = process.argv.slice(2)
 const arg = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
 const ONLY = arg('--only', '')
 const RUNS = Number(arg('--runs', '1'))
+// --json DIR: writes each page's median Lighthouse report (critical requests, long tasks) to DIR
+const JSON_DIR = arg('--json', '')
 
 const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pixelfleet-lh-')), 'lighthouse.db')
 const portal = await startPortal(file, { SIMULATOR_AGENTS: '6' })
@@ -64,6 +66,10 @@ try {
       }
       runs.sort((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0))
       const lhr = runs[Math.floor(runs.length / 2)]!
+      if (JSON_DIR) {
+        fs.mkdirSync(JSON_DIR, { recursive: true })
+        fs.writeFileSync(path.join(JSON_DIR, `${page.name.replace(/ /g, '-')}.json`), JSON.stringify(lhr))
+      }
       if (lhr.finalDisplayedUrl && new URL(lhr.finalDisplayedUrl).pathname !== page.url.split('?')[0]) console.warn(`  (${page.name} ended on ${lhr.finalDisplayedUrl})`)
       const audit = (id: string) => lhr.audits[id]
       const ms = (id: string) => `${Math.round(audit(id)?.numericValue ?? NaN)} ms`.padEnd(9)

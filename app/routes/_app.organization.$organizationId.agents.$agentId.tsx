@@ -27,7 +27,7 @@ import { requireUser } from '~/utils/auth.server'
 import { cn } from '~/utils/cn'
 import { getConfig } from '~/utils/env.server'
 import { domainCall } from '~/utils/errors.server'
-import { useLiveRevalidate, useNow } from '~/utils/use-live-revalidate'
+import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
@@ -65,7 +65,6 @@ export default function AgentDetailPage() {
   const { organization } = useOrganization()
   const { agent, systems } = data
   useLiveRevalidate(organization.id, ['agent', 'system', 'issue', 'project'])
-  const now = useNow()
   const [params, setParams] = useSearchParams()
   const tabs = [...systems.map((s) => ({ id: s.id, label: `System ${s.key}` })), { id: 'settings', label: 'Settings' }]
   const active = tabs.find((t) => t.id === params.get('tab'))?.id ?? tabs[0].id
@@ -98,7 +97,7 @@ export default function AgentDetailPage() {
       ) : null}
 
       <div className="grid gap-4 lg:grid-cols-3">
-        <StatusCard data={data} now={now} organizationId={organization.id} />
+        <StatusCard data={data} organizationId={organization.id} />
         <InfoCard agent={agent} />
         <LocationCard data={data} organizationId={organization.id} />
       </div>
@@ -125,7 +124,7 @@ export default function AgentDetailPage() {
   )
 }
 
-function StatusCard({ data, now, organizationId }: { data: Data; now: number; organizationId: string }) {
+function StatusCard({ data, organizationId }: { data: Data; organizationId: string }) {
   const { agent, systems } = data
   const unassigned = systems.filter((s) => !s.projectId)
   return (
@@ -142,7 +141,7 @@ function StatusCard({ data, now, organizationId }: { data: Data; now: number; or
             <RemoteConnect organizationId={organizationId} agent={agent} canConnect={data.capabilities.canConnect} />
           </Row>
           <Row label="Last Connected">
-            <LastSeen value={agent.lastSeen} now={now} />
+            <LastSeen value={agent.lastSeen} />
           </Row>
           <Row label="Last IP">{agent.lastIp ? <span className="font-mono text-xs">{agent.lastIp}</span> : null}</Row>
           <Row label="System Assignments">

@@ -10,7 +10,7 @@ import { parseAgentTableQuery } from '~/domain/fleet/agents-table-state'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
-import { useLiveRevalidate, useNow } from '~/utils/use-live-revalidate'
+import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 
 /** The agents list: filtering, sorting and paging of the URL's table state run in the database. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -26,7 +26,6 @@ export default function AgentsPage() {
   const { table } = useLoaderData<typeof loader>()
   const { organization, capabilities } = useOrganization()
   useLiveRevalidate(organization.id, ['agent', 'system', 'issue', 'project'])
-  const now = useNow()
   return (
     <div>
       <PageHeader
@@ -42,7 +41,7 @@ export default function AgentsPage() {
           ) : null
         }
       />
-      <AgentsTable organization={organization} data={table} now={now} canDelete={capabilities.canAgentDelete} canAssign={capabilities.canAssignToProject} />
+      <AgentsTable organization={organization} data={table} canDelete={capabilities.canAgentDelete} canAssign={capabilities.canAssignToProject} />
     </div>
   )
 }

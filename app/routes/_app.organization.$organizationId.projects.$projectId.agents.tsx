@@ -14,7 +14,7 @@ import { projectAgents } from '~/domain/fleet/project.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
-import { useLiveRevalidate, useNow } from '~/utils/use-live-revalidate'
+import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
@@ -30,7 +30,6 @@ export default function ProjectAgents() {
   const { organization } = useOrganization()
   const location = useLocation()
   useLiveRevalidate(organization.id, ['agent', 'system', 'issue', 'project'])
-  const now = useNow()
   // the projects list links agents as .../agents#{agentId}: open that row
   const [open, setOpen] = useState<Record<string, boolean>>({})
   useEffect(() => {
@@ -76,7 +75,7 @@ export default function ProjectAgents() {
                 </td>
                 <td className="px-2 tabular-nums">{a.packetLoss ?? '—'}</td>
                 <td className="px-2">
-                  <LastSeen value={a.lastSeen} now={now} />
+                  <LastSeen value={a.lastSeen} />
                 </td>
                 <td className="px-2">{a.processorInput ?? '—'}</td>
                 <td className="px-2 tabular-nums">{a.processorTiles ?? (a.tiles || '—')}</td>

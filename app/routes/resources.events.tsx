@@ -1,4 +1,5 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
+import { changesSince } from '~/domain/events/change-log.server'
 import { subscribeViewer } from '~/domain/events/live-feed.server'
 import { requireUser } from '~/utils/auth.server'
 
@@ -10,6 +11,9 @@ const HEARTBEAT_MS = 25_000
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
+  // ?since=: the page's render mark; its later changes are replayed, or `resync` says reload everything
+  const since = new URL(request.url).searchParams.get('since')
+  const replay = since ? changesSince(since) : null
   const encoder = new TextEncoder()
   let cleanup = () => {}
   const stream = new ReadableStream<Uint8Array>({
@@ -21,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           cleanup()
         }
       }
-      const unsubscribe = subscribeViewer(actor, (events) => send(`event: change\ndata: ${JSON.stringify(events)}\n\n`))
+      const unsubscribe = subscribeViewer(actor, (events) => send(`event: change\ndata: ${JSON.stringify(events)}\n\n`), replay ?? [])
       const heartbeat = setInterval(() => send(': heartbeat\n\n'), HEARTBEAT_MS)
       cleanup = () => {
         unsubscribe()
@@ -35,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           // already closed
         }
       })
-      send('retry: 2000\n: connected\n\n')
+      send(since && !replay ? 'retry: 2000\nevent: resync\ndata: 1\n\n' : 'retry: 2000\n: connected\n\n')
     },
     cancel() {
       cleanup()

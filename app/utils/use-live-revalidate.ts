@@ -1,4 +1,4 @@
-import { useRevalidator } from '@remix-run/react'
+import { useRevalidator, useRouteLoaderData } from '@remix-run/react'
 import { useEffect, useRef, useState } from 'react'
 import type { ChangeEvent } from '~/domain/events/bus.server'
 import { LIVE_REVALIDATE_MIN_MS, startLiveRevalidation } from './live-revalidate'
@@ -10,13 +10,22 @@ type Listener = (events: ChangeEvent[] | 'resync') => void
 const listeners = new Set<Listener>()
 let source: EventSource | null = null
 
-function subscribe(listener: Listener) {
+function subscribe(listener: Listener, since: string | undefined) {
   listeners.add(listener)
   if (!source) {
-    source = new EventSource('/resources/events')
-    // Changes between the server render and this open (or during a reconnect) were not streamed.
+    // With `since` (the page's render mark) the server replays the changes made after the render,
+    // or sends `resync` when it cannot: a page load no longer reloads all its data at once.
+    source = new EventSource(since ? `/resources/events?since=${encodeURIComponent(since)}` : '/resources/events')
+    let opened = false
+    // Changes during a reconnect (or, without `since`, before the first open) were not streamed.
     source.addEventListener('open', () => {
       document.documentElement.dataset.live = 'open'
+      const first = !opened
+      opened = true
+      if (first && since) return
+      for (const l of listeners) l('resync')
+    })
+    source.addEventListener('resync', () => {
       for (const l of listeners) l('resync')
     })
     source.addEventListener('error', () => {
@@ -44,6 +53,8 @@ function subscribe(listener: Listener) {
  */
 export function useLiveRevalidate(organizationId: string | undefined, kinds?: ChangeEvent['kind'][], onEvents?: (events: ChangeEvent[]) => void) {
   const revalidator = useRevalidator()
+  const since = (useRouteLoaderData('root') as { liveSince?: string } | undefined)?.liveSince
+  const sinceRef = useRef(since)
   // pending: kinds of changes not yet reloaded ('resync': everything); last: when the last reload started
   const state = useRef({ revalidator, kinds, onEvents, pending: null as ChangeEvent['kind'][] | 'resync' | null, last: 0, timer: null as ReturnType<typeof setTimeout> | null })
   state.current.revalidator = revalidator
@@ -85,7 +96,7 @@ export function useLiveRevalidate(organizationId: string | undefined, kinds?: Ch
         if (s.pending !== 'resync') s.pending = [...new Set([...(s.pending ?? []), ...relevant.map((e) => e.kind)])]
       }
       flush.current()
-    })
+    }, sinceRef.current)
     return () => {
       unsubscribe()
       if (current.timer) clearTimeout(current.timer)

@@ -89,13 +89,11 @@ const encodeOrNull = (value: unknown[] | Record<string, unknown>) => (Array.isAr
 export function AgentsTable({
   organization,
   data,
-  now,
   canDelete,
   canAssign,
 }: {
   organization: { id: string; name: string }
   data: AgentsTableData
-  now: number
   canDelete: boolean
   canAssign: boolean
 }) {
@@ -244,7 +242,7 @@ export function AgentsTable({
       {
         id: 'lastSeen',
         header: header('lastSeen'),
-        cell: ({ row }) => <LastSeen value={row.original.lastSeen} now={now} mode={lastSeenMode} onCycle={() => setLastSeenMode(nextLastSeenMode)} />,
+        cell: ({ row }) => <LastSeen value={row.original.lastSeen} mode={lastSeenMode} onCycle={() => setLastSeenMode(nextLastSeenMode)} />,
       },
       {
         id: 'remoteConnect',
@@ -279,7 +277,7 @@ export function AgentsTable({
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the selection's state is read through `bulk`, which changes with it
-    [organization.id, now, lastSeenMode, canDelete, location.pathname, location.search, bulk.selection, pageAllSelected],
+    [organization.id, lastSeenMode, canDelete, location.pathname, location.search, bulk.selection, pageAllSelected],
   )
 
   const table = useReactTable({
@@ -327,6 +325,37 @@ export function AgentsTable({
       const next = current.some((s) => s.id === id) ? current.map((s) => (s.id === id ? { id, desc } : s)) : [...current, { id, desc }]
       return { sorting: encodeOrNull(next) }
     })
+  // The rows re-render only when what they show changes, not when the filter options arrive or the
+  // toolbar changes: 25-100 rows with tooltips and menus cost a long task on a phone (docs/benchmarks.md).
+  const bodyRows = table.getRowModel().rows
+  const visibleColumnCount = table.getVisibleLeafColumns().length
+  const body = useMemo(
+    () => (
+      <tbody>
+        {bodyRows.length ? (
+          bodyRows.map((row) => (
+            <AgentRowView
+              key={row.id}
+              row={row}
+              organizationId={organization.id}
+              projects={data.assignableProjects}
+              canUnassign={data.canUnassign}
+              canAssign={canAssign}
+              colSpan={row.getVisibleCells().length}
+            />
+          ))
+        ) : (
+          <tr>
+            <td colSpan={visibleColumnCount} className="h-24 text-center text-muted-foreground">
+              No results.
+            </td>
+          </tr>
+        )}
+      </tbody>
+    ),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the cells read columns, visibility and expansion through the table's rows
+    [bodyRows, columns, columnVisibility, expanded, visibleColumnCount, organization.id, data.assignableProjects, data.canUnassign, canAssign],
+  )
   const expandedCount = Object.keys(expanded).length
   const filtered = filters.length > 0
   const exportHref = `/resources/agents-csv?${new URLSearchParams({ organizationId: organization.id, ...Object.fromEntries(['filters', 'sorting', 'columns'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : []))) })}`
@@ -472,27 +501,7 @@ export function AgentsTable({
               </tr>
             ))}
           </thead>
-          <tbody>
-            {table.getRowModel().rows.length ? (
-              table.getRowModel().rows.map((row) => (
-                <AgentRowView
-                  key={row.id}
-                  row={row}
-                  organizationId={organization.id}
-                  projects={data.assignableProjects}
-                  canUnassign={data.canUnassign}
-                  canAssign={canAssign}
-                  colSpan={row.getVisibleCells().length}
-                />
-              ))
-            ) : (
-              <tr>
-                <td colSpan={table.getVisibleLeafColumns().length} className="h-24 text-center text-muted-foreground">
-                  No results.
-                </td>
-              </tr>
-            )}
-          </tbody>
+          {body}
         </table>
       </div>
 

@@ -20,10 +20,12 @@ export function mergeEvents(events: ChangeEvent[]): ChangeEvent[] {
 /**
  * Subscribes one viewer to the change bus: events are collected for 100 ms, merged, and only those
  * about organizations the viewer may see (membership re-checked for each batch) or addressed to the
- * viewer are delivered. Returns the unsubscribe function.
+ * viewer are delivered; `replay` (changes since the viewer's page was rendered) is delivered the same
+ * way at once. Returns the unsubscribe function.
  */
-export function subscribeViewer(actor: Actor & { kind: 'user' }, deliver: (events: ChangeEvent[]) => void): () => void {
-  let pending: ChangeEvent[] = []
+export function subscribeViewer(actor: Actor & { kind: 'user' }, deliver: (events: ChangeEvent[]) => void, replay: ChangeEvent[] = []): () => void {
+  // replay: changes made before this subscription that the viewer's page has not seen (change-log.server.ts)
+  let pending: ChangeEvent[] = replay.filter((e) => !e.userId || e.userId === actor.userId)
   let timer: ReturnType<typeof setTimeout> | undefined
   let closed = false
 
@@ -54,6 +56,7 @@ export function subscribeViewer(actor: Actor & { kind: 'user' }, deliver: (event
     pending.push(event)
     timer ??= setTimeout(() => void flush(), LIVE_MERGE_MS)
   })
+  if (pending.length) timer = setTimeout(() => void flush(), 0)
   return () => {
     closed = true
     off()
