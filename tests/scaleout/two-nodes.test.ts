@@ -133,20 +133,32 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
         .filter(Boolean)
         .map((line) => line.split('|'))
     await expect.poll(() => tunnels().length, { timeout: 90_000, interval: 1000 }).toBeGreaterThan(0)
-    const [agentId, relayNode, name] = tunnels()[0]
+    const [agentId, , name] = tunnels()[0]
+    // the agent may move its tunnel when its partition changes hands: ask where it is now
+    const holder = () => tunnels().find(([id]) => id === agentId)?.[1]
     // Through the balancer (the frame may only be embedded by PUBLIC_URL's pages), as often as it
     // takes for the page to come from the node that does NOT hold the tunnel (round robin).
-    const other = relayNode === 'relay-a' ? nodeB : nodeA
+    const otherNode = () => (holder() === 'relay-a' ? nodeB : nodeA)
     const { context, page } = await newPage(browser, balancer)
     await signIn(page, DEMO_USERS.owner.email, DEMO_PASSWORD)
     const framePort = async () => new URL((await page.locator('iframe').getAttribute('src'))!).port
+    let other = otherNode()
     for (let attempt = 0; attempt < 6; attempt++) {
       await page.goto(`${balancer}/portal/${DEMO_ORG_ID}/${agentId}`)
+      other = otherNode()
       if ((await framePort()) === String(other.relayPort)) break
+      // a page load makes several requests: shift the round robin by one so the next one lands elsewhere
+      await fetch(`${balancer}/login`)
     }
     expect(await framePort()).toBe(String(other.relayPort))
     const frame = page.frameLocator('iframe')
-    await frame.getByRole('heading', { name: `${name} — agent status` }).waitFor({ timeout: 30_000 })
+    await frame
+      .getByRole('heading', { name: `${name} — agent status` })
+      .waitFor({ timeout: 30_000 })
+      .catch(async (error: Error) => {
+        const text = await frame.locator('body').innerText({ timeout: 2000 }).catch(() => '(no frame body)')
+        throw new Error(`${error.message}\nframe: ${text.slice(0, 300)}\n${other.output().slice(-1500)}`)
+      })
     await context.close()
   }, 150_000)
 
