@@ -42,7 +42,11 @@ export async function startRabbit(dir: string, portalAuthUrl: string): Promise<R
   }
 }
 
-/** Debian's nginx as a round-robin balancer over the web nodes, its own prefix, pid and logs in `dir`. */
+/**
+ * Debian's nginx as a round-robin balancer over the web nodes, its own prefix, pid and logs in `dir`.
+ * A `pf_test_node=<index>` cookie pins a browser to one node (sticky sessions, as balancers offer),
+ * so a test can say which node answers a page and the requests it makes afterwards.
+ */
 export function startNginx(dir: string, port: number, upstreams: number[]): { stop: () => void; process: ChildProcess } {
   fs.mkdirSync(path.join(dir, 'logs'), { recursive: true })
   const conf = `
@@ -54,10 +58,12 @@ http {
   access_log off;
   client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
   upstream portal { ${upstreams.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=3s;`).join(' ')} }
+  ${upstreams.map((p, i) => `upstream node${i} { server 127.0.0.1:${p}; }`).join('\n  ')}
+  map $cookie_pf_test_node $pool { ${upstreams.map((_, i) => `${i} node${i};`).join(' ')} default portal; }
   server {
     listen 127.0.0.1:${port};
     location / {
-      proxy_pass http://portal;
+      proxy_pass http://$pool;
       proxy_http_version 1.1;
       proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-For $remote_addr;

@@ -124,6 +124,52 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
     expect(partitionsOf('node-a')).toBe(PARTITIONS / 2)
   }, 150_000)
 
+  it('a portal session opened on one node reaches an agent tunnelled to the other', async () => {
+    // The demo fleet's agents open their tunnels to the relay of the node that answered their
+    // getTunnelConfig (their partition's active consumer at the time).
+    const tunnels = () =>
+      sql(`SELECT t."agentId", t."relayNode", a."clientName" FROM "TunnelConnection" t JOIN "Agent" a ON a."id" = t."agentId" WHERE t."closedAt" IS NULL AND a."organizationId" = '${DEMO_ORG_ID}' ORDER BY a."clientName"`)
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('|'))
+    await expect.poll(() => tunnels().length, { timeout: 90_000, interval: 1000 }).toBeGreaterThan(0)
+    const [agentId, , name] = tunnels()[0]
+    const holder = () => tunnels().find(([id]) => id === agentId)?.[1]
+    const { context, page } = await newPage(browser, balancer)
+    await signIn(page, DEMO_USERS.owner.email, DEMO_PASSWORD)
+    // The page (and the session it opens) must come from the node NOT holding the tunnel: the
+    // balancer's sticky cookie pins this browser to it, behind the balancer's one origin. The agent
+    // may move its tunnel when its partition changes hands: only then is the check made again.
+    const failures: string[] = []
+    let routed = false
+    for (let attempt = 0; attempt < 3 && !routed; attempt++) {
+      const tunnelNode = holder()
+      const [index, other] = tunnelNode === 'relay-a' ? ['1', nodeB] : ['0', nodeA]
+      await context.addCookies([{ name: 'pf_test_node', value: index, url: balancer }])
+      await page.goto(`${balancer}/portal/${DEMO_ORG_ID}/${agentId}`)
+      expect(new URL((await page.locator('iframe').getAttribute('src'))!).port).toBe(String(other.relayPort))
+      const frame = page.frameLocator('iframe')
+      const shown = await frame
+        .getByRole('heading', { name: `${name} — agent status` })
+        .waitFor({ timeout: 30_000 })
+        .then(
+          () => true,
+          async (error: Error) => {
+            const text = await frame.locator('body').innerText({ timeout: 2000 }).catch(() => '(no frame body)')
+            failures.push(`tunnel on ${tunnelNode}: ${error.message}\nframe: ${text.slice(0, 300)}\n${other.output().slice(-1500)}`)
+            return false
+          },
+        )
+      const moved = holder() !== tunnelNode
+      if (moved) failures.push(`the tunnel moved from ${tunnelNode} to ${holder()} during attempt ${attempt + 1}`)
+      // a miss while the tunnel stayed where it was is a real failure, not retried
+      else if (!shown) break
+      routed = shown && !moved
+    }
+    expect(routed, failures.join('\n\n')).toBe(true)
+    await context.close()
+  }, 180_000)
+
   it('kill -9 of a node mid-ingest loses no acknowledged message; its partitions go to the other node, which carries on', async () => {
     // Agents of this test: register through the provisioning identity, then QoS 1 pings.
     const t0 = Date.now()
