@@ -1,4 +1,4 @@
-// npm run bench:loaders [-- --seed] [-- --runs N] [-- --database postgresql://...]: page loader timings on the bench fleet
+// npm run bench:loaders [-- --seed] [-- --runs N] [-- --slowest N] [-- --database postgresql://...]: page loader timings on the bench fleet
 // (bench/seed-fleet.ts: 10,000 agents, 200,000 devices, 50,000 issue history entries).
 // Calls the real route loaders with a signed-in session cookie, reports p50/p95 per loader
 // (targets: agents list p95 < 100 ms, project overview and dashboard p95 < 300 ms), then measures
@@ -146,8 +146,19 @@ async function main() {
 
   const results = []
   const agentSamples: number[] = []
-  for (let r = 0; r < RUNS; r++) for (const url of urls) agentSamples.push(await time(agentsRoute.loader, url, params, owner.cookie))
+  const byUrl = new Map<string, number>()
+  for (let r = 0; r < RUNS; r++) for (const url of urls) {
+    const elapsed = await time(agentsRoute.loader, url, params, owner.cookie)
+    agentSamples.push(elapsed)
+    byUrl.set(url, Math.max(byUrl.get(url) ?? 0, elapsed))
+  }
   results.push(report(`agents list (${urls.length} combinations)`, agentSamples, 100))
+  // which combinations make the tail (filters, sorting and page decoded)
+  for (const [url, ms] of [...byUrl].sort((a, b) => b[1] - a[1]).slice(0, Number(args[args.indexOf('--slowest') + 1]) || 5)) {
+    const q = new URL(url, 'http://bench.local').searchParams
+    const decoded = (name: string) => (q.get(name) ? Buffer.from(q.get(name)!, 'base64').toString() : '-')
+    console.log(`  slowest ${ms.toFixed(1).padStart(6)} ms  page ${q.get('page')} x ${q.get('limit')}  filters ${decoded('filters')}  sorting ${decoded('sorting')}`)
+  }
   const viewerSamples: number[] = []
   for (let r = 0; r < RUNS; r++) for (const url of urls.slice(0, 60)) viewerSamples.push(await time(agentsRoute.loader, url, params, viewer.cookie))
   results.push(report('agents list, project viewer', viewerSamples, 100))
