@@ -24,7 +24,7 @@ export function containsText(column: string, text: string): Prisma.Sql {
   return Prisma.sql`${Prisma.raw(column)} ${Prisma.raw(isPostgres() ? 'ILIKE' : 'LIKE')} ${pattern} ESCAPE '\\'`
 }
 
-/** A top-level key of a JSON object stored as text, as text. */
+/** A top-level key of a JSON object stored as text, as text (migration device_processor_input_index indexes this exact expression on Device.properties: keep them in step). */
 export function jsonText(column: string, key: string): Prisma.Sql {
   if (!/^\w+$/.test(key)) throw new Error(`unexpected JSON key ${key}`)
   return Prisma.raw(isPostgres() ? `(${column}::jsonb ->> '${key}')` : `json_extract(${column}, '$.${key}')`)
