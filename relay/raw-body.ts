@@ -81,6 +81,19 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
   let done = false
   let owned = false
   let waiting = false
+  let corked = false
+  // The reads libuv delivers in one turn of the event loop (up to 32 in a row) leave in one writev:
+  // on loopback a send costs about as much per call as per byte, so 64 KiB writes cost several times
+  // what 1 MiB ones do.
+  const gather = () => {
+    if (corked) return
+    corked = true
+    res.cork()
+    setImmediate(() => {
+      corked = false
+      res.uncork()
+    })
+  }
   const cleanup = () => {
     socket.off('data', write).off('end', cut).off('close', cut).off('error', cut)
   }
@@ -103,12 +116,14 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
     if (done) return
     if (chunk.length >= left) {
       // Bytes past the body (the UI sent more than it announced): the connection is out of step, not reused.
+      gather()
       res.write(chunk.length === left ? chunk : chunk.subarray(0, left))
       const clean = chunk.length === left
       left = 0
       return complete(clean)
     }
     left -= chunk.length
+    gather()
     res.write(chunk)
     if (!waiting && res.writableLength > LOOSE_BUFFER_BYTES) {
       waiting = true
