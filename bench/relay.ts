@@ -1,4 +1,4 @@
-// npm run bench:relay [-- --rounds N --seconds S --sessions N --no-download --no-data --profile --pin-wrk CPU]
+// npm run bench:relay [-- --rounds N --seconds S --sessions N --no-download --no-small --no-data --profile --pin-wrk CPU]
 // The relay against the agent's own web UI, in one run, with wrk as the load generator: the agent
 // (web UI + tunnel) and the relay each run in their own process (bench/relay/*.ts) on a fresh
 // SQLite file; the browser side is a real proxy session (one-time code redeemed for the cookie,
@@ -33,6 +33,8 @@ const SECONDS = option('seconds', 5)
 const CONCURRENCY = option('concurrency', 32)
 const SESSIONS = args.includes('--sessions') ? Number(args[args.indexOf('--sessions') + 1]) : 50
 const DOWNLOAD = !args.includes('--no-download')
+/** `--no-small`: skip the small-page rounds (to look at downloads alone) */
+const SMALL = !args.includes('--no-small')
 const PROFILE = args.includes('--profile')
 /** `--no-data`: the agent opens no data connections, so every request is an HTTP/2 stream of its tunnel (the path before decision 013) */
 const NO_DATA = args.includes('--no-data')
@@ -58,7 +60,7 @@ const cpuNow = (): Cpu => ({ wrk: cpuSeconds('self', true), relay: processes.rel
 const perRequest = (w: Wrk, relayed: boolean) =>
   `CPU/request wrk ${((w.cpu.wrk / w.requests) * 1000).toFixed(3)}${relayed ? ` relay ${((w.cpu.relay / w.requests) * 1000).toFixed(3)}` : ''} agent ${((w.cpu.agent / w.requests) * 1000).toFixed(3)} ms`
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+const median = (values: number[]) => (values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : NaN)
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 const ms = (text: string) => {
   const [, n, unit] = /([\d.]+)(us|ms|s|m)\b/.exec(text) ?? []
@@ -182,8 +184,8 @@ async function main() {
   console.log(`relay bench: agent web UI :${webPort} and relay :${relayPort} in their own processes (${NO_DATA ? 'HTTP/2 streams only' : 'data connections'}); wrk -t1, ${SECONDS} s per round, ${ROUNDS} rounds, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}`)
   console.log(`GET /status.json (${(size / 1024).toFixed(1)} KiB), concurrency ${CONCURRENCY}:`)
   const small: { direct: Wrk; relayed: Wrk }[] = []
-  await wrk(`${through}/status.json`, CONCURRENCY, relayed) // warm-up of both processes' JIT
-  for (let round = 1; round <= ROUNDS; round++) {
+  if (SMALL) await wrk(`${through}/status.json`, CONCURRENCY, relayed) // warm-up of both processes' JIT
+  for (let round = 1; round <= (SMALL ? ROUNDS : 0); round++) {
     const d = await wrk(`${direct}/status.json`, CONCURRENCY, {})
     const r = await wrk(`${through}/status.json`, CONCURRENCY, relayed)
     small.push({ direct: d, relayed: r })

@@ -95,6 +95,20 @@ export class DataPool {
     } else this.fresh.push(socket)
   }
 
+  /**
+   * A data connection handed back between two answers (relay/data-forward.ts took it from the
+   * http.Agent to carry a large body raw): idle again, for the next request like a fresh one.
+   */
+  release(socket: Socket) {
+    if (this.closed || socket.destroyed || !this.all.has(socket)) return void socket.destroy()
+    socket.setTimeout(0)
+    const waiter = this.waiters.shift()
+    if (waiter) {
+      clearTimeout(waiter.timer)
+      waiter.callback(null, socket)
+    } else this.fresh.push(socket)
+  }
+
   private take(callback: Waiter['callback']): Duplex | undefined {
     if (this.closed) {
       callback(new Error('The tunnel is closed'))

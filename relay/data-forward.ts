@@ -9,6 +9,7 @@ import { type Duplex } from 'node:stream'
 import { agentRequestHeaders, sendText, TUNNEL_LOST_MESSAGE, type BrowserSide, type TunnelLink, type Visit } from './browser'
 import { http1Headers, type DataPool } from './data-connections'
 import { agentResponseHeaders } from './headers'
+import { rawLength, sendRaw } from './raw-body'
 
 export type DataTunnel = TunnelLink & { data: DataPool }
 
@@ -37,7 +38,12 @@ export function forwardData(req: http.IncomingMessage, res: http.ServerResponse,
   upstream.on('response', (answer) => {
     answer.once('end', () => (answered = true))
     if (res.destroyed) return void upstream.destroy()
-    sendAnswer(req, res, answer)
+    const length = rawLength(req, upstream, answer)
+    if (length === undefined) return sendAnswer(req, res, answer)
+    // From here on the body's bytes go socket to socket (relay/raw-body.ts): `answered` tells
+    // res's close listener that the upstream request is no longer the one to cut.
+    answered = true
+    sendRaw(res, upstream, answer, length, tunnel.data)
   })
   upstream.on('error', () => {
     if (res.headersSent) return void res.destroy()

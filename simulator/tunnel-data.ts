@@ -74,11 +74,12 @@ export class DataConnections {
     }
     relay.on('error', close).on('close', close)
     const start = (first: Buffer) => {
-      local = net.connect({ host: '127.0.0.1', port: this.settings.localPort, noDelay: true })
+      // The UI's answers (the big direction) are read into large reused buffers (readInto), the relay's requests as usual.
+      local = net.connect({ host: '127.0.0.1', port: this.settings.localPort, noDelay: true, onread: readInto(relay, () => local) })
       local.on('error', close).on('close', close)
+      local.once('end', () => relay.end())
       local.write(first)
       splice(relay, local)
-      splice(local, relay)
     }
     if (head.length) start(head)
     else relay.once('data', start)
@@ -109,4 +110,42 @@ function splice(from: Socket, to: Socket) {
     }
   })
   from.once('end', () => to.end())
+}
+
+/** One read from the local UI takes up to this much (Node's default read is 64 KiB, allocated anew per read). */
+const READ_BYTES = 1024 * 1024
+
+/**
+ * `onread` for the local UI's socket: reads land in a reused 1 MiB buffer and are written to the
+ * relay as they are. A buffer the relay's socket still holds (its write did not complete at once)
+ * is not read into again until that write is done; the next read takes a spare one.
+ */
+function readInto(to: Socket, from: () => Socket | undefined): net.OnReadOpts {
+  const spares: Buffer[] = []
+  let current: Buffer = Buffer.allocUnsafe(READ_BYTES)
+  let waiting = false
+  return {
+    buffer: () => current,
+    callback: (bytes: number, buffer: Uint8Array) => {
+      if (to.destroyed) return false
+      const held = buffer as Buffer
+      let queued = false
+      to.write(held.subarray(0, bytes), () => {
+        if (queued && spares.length < 2) spares.push(held)
+      })
+      if (to.writableLength > 0) {
+        queued = true
+        current = spares.pop() ?? Buffer.allocUnsafe(READ_BYTES)
+      }
+      if (!waiting && to.writableLength > LOOSE_BUFFER_BYTES) {
+        waiting = true
+        to.once('drain', () => {
+          waiting = false
+          from()?.resume()
+        })
+        return false
+      }
+      return true
+    },
+  }
 }

@@ -5,7 +5,8 @@
  * connection needs the agent's own credentials and its current tunnel's id.
  */
 import http from 'node:http'
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
+import { type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { compileUserAcls } from '~/domain/access/acl.server'
@@ -166,6 +167,74 @@ describe('relay data connections', () => {
     expect(bundle.body.length).toBe(2 * 1024 * 1024)
     await liveSocket(host, cookie)
     expect(older.tunnel.h2Requests).toBe(before + 3)
+  })
+
+  it('carries a large download raw, byte for byte, and reuses its connection for the next request; a browser leaving mid-download costs only that connection', async () => {
+    // An agent UI of its own: a random 3 MiB body (Content-Length), and which of its connections served each request.
+    const body = randomBytes(3 * 1024 * 1024 + 17)
+    const served: { path: string; port: number }[] = []
+    let stalledCut = false
+    const ui = http.createServer((req, res) => {
+      served.push({ path: req.url ?? '', port: req.socket.remotePort ?? 0 })
+      if (req.url === '/big.bin') {
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(body.length) })
+        // several writes, as a UI streaming a file would
+        for (let at = 0; at < body.length; at += 200_000) res.write(body.subarray(at, at + 200_000))
+        return void res.end()
+      }
+      if (req.url === '/stalled.bin') {
+        // announces 3 MiB, sends 1 MiB and waits (a UI still producing the file when the browser leaves)
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(3 * 1024 * 1024) })
+        res.write(body.subarray(0, 1024 * 1024))
+        return void res.once('close', () => (stalledCut = true))
+      }
+      res.writeHead(200, { 'Content-Type': 'text/plain' })
+      res.end(`page ${req.url}`)
+    })
+    await new Promise<void>((resolve) => ui.listen(0, '127.0.0.1', resolve))
+    const site = new SimulatedSite({ seed: 11, index: 5, scenario: 'tempHigh' })
+    const { agentId, secret } = await registerAgent({ product: site.product, serial: site.serial, version: site.version, name: site.name }, { ip: '127.0.0.1', receivedAt: new Date() })
+    await prisma.agent.update({ where: { id: agentId }, data: { organizationId: orgId, lastSeen: new Date() } })
+    const tunnel = new TunnelClient({ relayUrl: base, agentId, secret, localPort: (ui.address() as AddressInfo).port, dataConnections: true })
+    await tunnel.start()
+    try {
+      await eventually(() => relay.dataConnections(agentId) ?? 0, (n) => n > 0)
+      const { host, cookie } = await browser(agentId)
+      served.length = 0 // (redeeming the address loaded the UI's first page)
+      const hash = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
+      for (let i = 0; i < 2; i++) {
+        const download = await getBytes(host, cookie, '/big.bin')
+        expect(download.status).toBe(200)
+        expect(download.body.length).toBe(body.length)
+        expect(hash(download.body)).toBe(hash(body))
+      }
+      const page = await getBytes(host, cookie, '/after')
+      expect(page.body.toString()).toBe('page /after')
+      // the downloads and the page after them came over one connection: it was handed back in step
+      expect(served.map((r) => r.path)).toEqual(['/big.bin', '/big.bin', '/after'])
+      expect(new Set(served.map((r) => r.port)).size).toBe(1)
+
+      // a browser that leaves mid-download: that connection is cut (the UI sees it close), the next request takes another
+      await new Promise<void>((resolve, reject) => {
+        const request = http.get({ host: '127.0.0.1', port: relay.port, path: '/stalled.bin', headers: { host, cookie }, agent: false }, (res) => {
+          res.once('data', () => {
+            request.destroy()
+            resolve()
+          })
+        })
+        request.on('error', reject)
+      })
+      expect(await eventually(() => stalledCut, (cut) => cut)).toBe(true)
+      const again = await getBytes(host, cookie, '/big.bin')
+      expect(hash(again.body)).toBe(hash(body))
+      expect(served[3].path).toBe('/stalled.bin')
+      expect(served.at(-1)!.port).not.toBe(served[3].port)
+      expect(tunnel.h2Requests).toBe(0)
+    } finally {
+      await tunnel.close()
+      ui.closeAllConnections()
+      await new Promise((resolve) => ui.close(resolve))
+    }
   })
 
   it('refuses data connections with wrong credentials, an unknown tunnel id, or another agent’s tunnel', async () => {

@@ -1,0 +1,157 @@
+/**
+ * Large Content-Length answers over a data connection, carried raw (docs/decisions/014-relay-raw-bodies.md):
+ * once Node's HTTP client has parsed the agent's response headers, the body's bytes go from the
+ * data socket to the browser's response as they are read, without the HTTP parser, IncomingMessage
+ * and its stream machinery per chunk. After exactly Content-Length bytes the connection stands at
+ * the start of its next answer and goes back to the pool (DataPool.release), as keep-alive would.
+ */
+import type http from 'node:http'
+import { createRequire } from 'node:module'
+import type { Socket } from 'node:net'
+import type { DataPool } from './data-connections'
+import { agentResponseHeaders } from './headers'
+
+/** Bodies from this size on are carried raw; smaller ones are not worth leaving the HTTP client for. */
+export const RAW_BODY_BYTES = 256 * 1024
+/** Queued towards the browser before the data socket is paused. */
+const LOOSE_BUFFER_BYTES = 1024 * 1024
+
+/** The listeners Node's HTTP client puts on a socket for one request (node:_http_client), by event. */
+const CLIENT_LISTENERS: Record<string, string[]> = {
+  data: ['socketOnData'],
+  end: ['socketOnEnd'],
+  close: ['socketCloseListener'],
+  error: ['socketErrorListener'],
+  drain: ['ondrain'],
+  timeout: ['responseOnTimeout', 'emitRequestTimeout'],
+}
+
+type Parser = unknown
+type HttpCommon = { freeParser?: (parser: Parser, req: unknown, socket: unknown) => void }
+/** Node's own parser release (what it does when a response becomes an upgrade); absent: the parser is left to GC. */
+const freeParser = (() => {
+  try {
+    return (createRequire(import.meta.url)('_http_common') as HttpCommon).freeParser
+  } catch {
+    return undefined
+  }
+})()
+
+/**
+ * The body length when this answer can be carried raw: a GET whose request is fully written, a
+ * final status with a body, a plain Content-Length of at least RAW_BODY_BYTES, and a socket still
+ * held by Node's HTTP client as expected (else the usual path).
+ */
+export function rawLength(req: http.IncomingMessage, upstream: http.ClientRequest, answer: http.IncomingMessage): number | undefined {
+  if (req.method !== 'GET' || !upstream.writableFinished) return undefined
+  const status = answer.statusCode ?? 0
+  if (status < 200 || status === 204 || status === 304) return undefined
+  if (answer.headers['transfer-encoding'] !== undefined) return undefined
+  const text = answer.headers['content-length']
+  if (!text || !/^\d{1,15}$/.test(text)) return undefined
+  const length = Number(text)
+  if (length < RAW_BODY_BYTES) return undefined
+  const socket = upstream.socket
+  if (!socket || !socket.listeners('data').some((listener) => listener.name === 'socketOnData')) return undefined
+  return length
+}
+
+/** Takes the socket from Node's HTTP client and its Agent, as Node itself does for an upgrade. */
+function detach(socket: Socket, upstream: http.ClientRequest) {
+  socket.emit('agentRemove')
+  for (const [event, names] of Object.entries(CLIENT_LISTENERS)) {
+    for (const listener of socket.listeners(event)) if (names.includes(listener.name)) socket.removeListener(event, listener as (...args: unknown[]) => void)
+  }
+  const held = socket as Socket & { parser?: Parser; _httpMessage?: unknown }
+  if (freeParser && held.parser) freeParser(held.parser, upstream, socket)
+  held.parser = null
+  held._httpMessage = null
+}
+
+/**
+ * Sends the answer's headers, then exactly `length` body bytes from the data socket. A browser
+ * that leaves mid-body, or a data socket that ends or fails mid-body, cuts both (the connection
+ * cannot be reused halfway through a body); a complete body gives the socket back to the pool.
+ */
+export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, answer: http.IncomingMessage, length: number, pool: DataPool) {
+  const socket = upstream.socket as Socket
+  const reusable = answer.httpVersion === '1.1' && !/\bclose\b/i.test(String(answer.headers.connection ?? ''))
+  res.writeHead(answer.statusCode ?? 502, agentResponseHeaders(answer.headers))
+  let left = length
+  let done = false
+  let owned = false
+  let waiting = false
+  let corked = false
+  // The reads libuv delivers in one turn of the event loop (up to 32 in a row) leave in one writev:
+  // on loopback a send costs about as much per call as per byte, so 64 KiB writes cost several times
+  // what 1 MiB ones do.
+  const gather = () => {
+    if (corked) return
+    corked = true
+    res.cork()
+    setImmediate(() => {
+      corked = false
+      res.uncork()
+    })
+  }
+  const cleanup = () => {
+    socket.off('data', write).off('end', cut).off('close', cut).off('error', cut)
+  }
+  const cut = () => {
+    if (done) return
+    done = true
+    if (owned) cleanup()
+    socket.destroy()
+    res.destroy()
+  }
+  const complete = (clean: boolean) => {
+    done = true
+    res.end()
+    if (!owned) return // Node's HTTP client still holds the socket and returns it to its Agent itself
+    cleanup()
+    if (clean && reusable) pool.release(socket)
+    else socket.destroy()
+  }
+  function write(chunk: Buffer) {
+    if (done) return
+    if (chunk.length >= left) {
+      // Bytes past the body (the UI sent more than it announced): the connection is out of step, not reused.
+      gather()
+      res.write(chunk.length === left ? chunk : chunk.subarray(0, left))
+      const clean = chunk.length === left
+      left = 0
+      return complete(clean)
+    }
+    left -= chunk.length
+    gather()
+    res.write(chunk)
+    if (!waiting && res.writableLength > LOOSE_BUFFER_BYTES) {
+      waiting = true
+      socket.pause()
+      res.once('drain', () => {
+        waiting = false
+        if (!done) socket.resume()
+      })
+    }
+  }
+  res.once('close', () => {
+    if (!done) cut()
+  })
+  // The parser is still working through the read that carried the headers: take over once it is done with it.
+  process.nextTick(() => {
+    if (done) return
+    if (answer.complete) {
+      // The whole body came with that read: it waits in `answer`, and the client keeps its socket.
+      for (let chunk: Buffer | null; (chunk = answer.read() as Buffer | null) !== null; ) write(chunk)
+      if (!done) cut()
+      answer.resume()
+      return
+    }
+    detach(socket, upstream)
+    owned = true
+    socket.on('data', write).on('end', cut).on('close', cut).on('error', cut)
+    // What the parser read of the body so far waits in `answer`.
+    for (let chunk: Buffer | null; !done && (chunk = answer.read() as Buffer | null) !== null; ) write(chunk)
+    if (!done && !waiting) socket.resume()
+  })
+}
