@@ -137,7 +137,19 @@ async function websocket(url: string, headers: Record<string, string>, count: nu
   return { pushed: messages.length, p50: percentile(rtts, 50), p99: percentile(rtts, 99) }
 }
 
+/** wrk from Debian: installed when missing and this runs as root (as scripts/ensure-*.sh do), else a clear error. */
+async function ensureWrk() {
+  if (fs.existsSync('/usr/bin/wrk')) return
+  if (process.getuid?.() !== 0) throw new Error('bench:relay needs wrk: apt-get install wrk (as root), then run it again')
+  console.log('Installing wrk from Debian ...')
+  await run('apt-get', ['install', '-y', '-qq', 'wrk'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).catch(async () => {
+    await run('apt-get', ['update', '-qq'])
+    await run('apt-get', ['install', '-y', '-qq', 'wrk'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+  })
+}
+
 async function main() {
+  await ensureWrk()
   fs.rmSync(DB_FILE, { force: true })
   if (PROFILE) fs.mkdirSync(PROFILE_DIR, { recursive: true })
   const databaseUrl = `file:${DB_FILE}`
@@ -262,5 +274,7 @@ async function main() {
 
 main().catch((error) => {
   console.error(error)
+  // the relay and agent children must not outlive a failed run
+  for (const pid of [processes.relay, processes.agent]) if (pid) try { process.kill(pid, 'SIGKILL') } catch { /* already gone */ }
   process.exit(1)
 })
