@@ -7,7 +7,8 @@ import { prisma } from '~/utils/db.server'
 import { agentCore, agentSelect, canConnect, loadAgentExtras } from './agent-summary.server'
 import { type ChartDatum, HISTORY_SEVERITIES, SEVERITY_STEPS, severityStep } from './labels'
 import { isTrue, utcDay } from './dialect.server'
-import { loadFleetScope } from './scope.server'
+import { cachedOrgRead } from './org-read-cache.server'
+import { type FleetScope, loadFleetScope } from './scope.server'
 
 const sql = Prisma.sql
 const DAY_MS = 86_400_000
@@ -28,6 +29,11 @@ const toCount = (rows: { label: string | null; total: bigint | number; message?:
 /** Project overview (spec 02 section 2): three cards, seven chart datasets and the extra info. Needs project.metrics.view. */
 export async function projectOverview(actor: Actor, organizationId: string, projectId: string) {
   const { scope, projectIds, inProjects } = await projectScope(actor, organizationId, projectId, 'project.metrics.view')
+  // the same for every viewer allowed to see it (the project's whole subtree), so shared briefly
+  return cachedOrgRead(scope.organizationId, `overview:${projectId}`, () => loadOverview(scope, projectId, projectIds, inProjects))
+}
+
+async function loadOverview(scope: FleetScope, projectId: string, projectIds: string[], inProjects: Prisma.Sql) {
   const cutoff = new Date(Date.now() - CONNECTED_WINDOW_MS)
   const historyStart = new Date(Date.now() - ISSUE_HISTORY_WINDOW_MS)
   const issueBase = sql`FROM "Issue" i JOIN "System" s ON s."id" = i."systemId" WHERE ${inProjects} AND ${isTrue('i."isActive"')}`
