@@ -117,7 +117,10 @@ export async function projectAgents(actor: Actor, organizationId: string, projec
   const { scope, projectIds, inProjects } = await projectScope(actor, organizationId, projectId, 'project.view')
   const now = Date.now()
   const inScope = sql`a."organizationId" = ${organizationId} AND EXISTS (SELECT 1 FROM "System" s WHERE s."agentId" = a."id" AND ${inProjects})`
-  const [{ total }] = await prisma.$queryRaw<{ total: bigint }[]>(sql`SELECT COUNT(*) AS total FROM "Agent" a WHERE ${inScope}`)
+  // counted from the project's systems (System.projectId index): EXISTS probed every agent of the organization
+  const [{ total }] = await prisma.$queryRaw<{ total: bigint }[]>(
+    sql`SELECT COUNT(*) AS total FROM "Agent" a WHERE a."organizationId" = ${organizationId} AND a."id" IN (SELECT s."agentId" FROM "System" s WHERE ${inProjects})`,
+  )
   const count = Number(total)
   let page = options.page ?? 1
   if (options.focus) {
