@@ -221,8 +221,10 @@ export function deviceTree(devices: { id: string; key: string; name: string; com
  * tab's issue list comes from the alarm lifecycle). Needs project.view.
  */
 export async function projectIssueHistory(actor: Actor, organizationId: string, projectId: string, now = Date.now()) {
-  const { inProjects } = await projectScope(actor, organizationId, projectId, 'project.view')
-  return issueHistoryOf(inProjects, now)
+  const { scope, inProjects } = await projectScope(actor, organizationId, projectId, 'project.view')
+  // the same for every viewer allowed to see the project; a new day starts a new entry
+  const day = Math.floor(now / DAY_MS)
+  return cachedOrgRead(scope.organizationId, `issue-history:${projectId}:${day}`, () => issueHistoryOf(inProjects, now))
 }
 
 async function issueHistoryOf(inProjects: Prisma.Sql, now: number) {
