@@ -9,6 +9,8 @@ import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
 import { announceIngestChanges } from '~/domain/agents/ingest.server'
 import { emitChange } from '~/domain/events/bus.server'
+import { agentsTable } from '~/domain/fleet/agents-table.server'
+import { parseAgentTableQuery } from '~/domain/fleet/agents-table-state'
 import { dashboard } from '~/domain/fleet/dashboard.server'
 import { ORG_READ_CACHE_MS } from '~/domain/fleet/org-read-cache.server'
 import { projectOverview } from '~/domain/fleet/project.server'
@@ -88,5 +90,25 @@ describe('shared organization aggregates', () => {
     emitChange({ organizationId: orgId, kind: 'system', ids: [systemId] })
     expect((await projectOverview(owner, orgId, backstageId)).cards.systems.total).toBe(0)
     expect((await projectOverview(viewer, orgId, stageId)).cards.systems.total).toBe(1)
+  })
+
+  it('the agents list (per user and table state) shows an agent report at once', async () => {
+    const query = parseAgentTableQuery(new URLSearchParams())
+    emitChange({ organizationId: orgId, kind: 'agent' })
+    const seen = new Date(Date.now() - 60_000)
+    await prisma.agent.update({ where: { id: agentId }, data: { lastSeen: seen } })
+    emitChange({ organizationId: orgId, kind: 'agent', ids: [agentId] })
+    expect((await agentsTable(owner, orgId, query)).rows[0]?.lastSeen).toBe(seen.toISOString())
+    // written without a change event: the same rows within the window
+    const later = new Date()
+    await prisma.agent.update({ where: { id: agentId }, data: { lastSeen: later } })
+    expect((await agentsTable(owner, orgId, query)).rows[0]?.lastSeen).toBe(seen.toISOString())
+    // an agent report drops the table (it shows last seen) but keeps the overview
+    const overview = await projectOverview(owner, orgId, stageId)
+    announceIngestChanges([{ organizationId: orgId, kind: 'agent', ids: [agentId] }])
+    expect((await agentsTable(owner, orgId, query)).rows[0]?.lastSeen).toBe(later.toISOString())
+    expect(await projectOverview(owner, orgId, stageId)).toBe(overview)
+    // another user with the same query gets their own rows
+    expect((await agentsTable(viewer, orgId, query)).rows.map((r) => r.id)).toEqual([agentId])
   })
 })

@@ -1,5 +1,5 @@
 import { isIngestChange } from '../agents/ingest.server'
-import { onChange } from '../events/bus.server'
+import { type ChangeEvent, onChange } from '../events/bus.server'
 import { type FleetScope } from './scope.server'
 
 /**
@@ -12,22 +12,29 @@ export const ORG_READ_CACHE_MS = 5_000
 /** Entries kept per organization before they are all dropped (pages x views x visibilities). */
 const MAX_ENTRIES_PER_ORG = 200
 
-type Entry = { at: number; value: Promise<unknown> }
+type Entry = { at: number; value: Promise<unknown>; dropOnReport: boolean }
 const entries = new Map<string, Map<string, Entry>>()
 let listening = false
 
+const DROPPED_BY = new Set<ChangeEvent['kind']>(['organization', 'project', 'system', 'issue', 'agent', 'member', 'role'])
+
 /**
  * Dropped on any change to the organization itself, its projects, systems (devices and versions
- * come with 'system' changes), issues (ingest's too) and agents other than ingest's last-seen
- * updates. Rights changes need nothing: callers check permissions first and key entries by what
- * the viewer may see.
+ * come with 'system' changes), issues (ingest's too), members and roles, and agents; an agent
+ * report (ingest's own 'agent' change, last seen) drops only entries asked with `dropOnReport`
+ * (tables that show last seen). Callers check permissions before asking and key entries by what
+ * decides the result (the viewer's visible systems, or the user).
  */
 function listen() {
   if (listening) return
   listening = true
   onChange((e) => {
-    if (e.kind !== 'organization' && e.kind !== 'project' && e.kind !== 'system' && e.kind !== 'issue' && e.kind !== 'agent') return
-    if (e.kind === 'agent' && isIngestChange()) return
+    if (!DROPPED_BY.has(e.kind)) return
+    const orgs = e.organizationId === null ? [...entries.values()] : [entries.get(e.organizationId)].filter((m) => m !== undefined)
+    if (e.kind === 'agent' && isIngestChange()) {
+      for (const org of orgs) for (const [key, entry] of org) if (entry.dropOnReport) org.delete(key)
+      return
+    }
     if (e.organizationId === null) entries.clear()
     else entries.delete(e.organizationId)
   })
@@ -43,7 +50,7 @@ export function visibilityKey(scope: FleetScope): string {
  * (concurrent requests share one load). Only for results that depend on nothing but the key and
  * the organization's data; callers check permissions before asking, and must not mutate the result.
  */
-export function cachedOrgRead<T>(organizationId: string, key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
+export function cachedOrgRead<T>(organizationId: string, key: string, load: () => Promise<T>, now = Date.now(), options: { dropOnReport?: boolean } = {}): Promise<T> {
   listen()
   let org = entries.get(organizationId)
   const hit = org?.get(key)
@@ -51,7 +58,7 @@ export function cachedOrgRead<T>(organizationId: string, key: string, load: () =
   if (!org || org.size >= MAX_ENTRIES_PER_ORG) entries.set(organizationId, (org = new Map()))
   const value = load()
   const map = org
-  map.set(key, { at: now, value })
+  map.set(key, { at: now, value, dropOnReport: options.dropOnReport ?? false })
   value.catch(() => map.get(key)?.value === value && map.delete(key))
   return value
 }
