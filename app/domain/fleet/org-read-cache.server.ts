@@ -1,3 +1,4 @@
+import { type Actor } from '../actor'
 import { isIngestChange } from '../agents/ingest.server'
 import { type ChangeEvent, onChange } from '../events/bus.server'
 import { type FleetScope } from './scope.server'
@@ -43,6 +44,11 @@ function listen() {
 /** The part of a viewer's scope that decides which systems they see: equal keys see the same rows. */
 export function visibilityKey(scope: FleetScope): string {
   return `${scope.orgWide ? 'org' : 'projects'}:${[...scope.viewableProjectIds].sort().join(',')}`
+}
+
+/** A user and the token they came with (a token narrows their rights): for entries holding what that user may do. Null for agents and the system. */
+export function userKey(actor: Actor): string | null {
+  return actor.kind === 'user' ? `${actor.userId}:${actor.token?.id ?? ''}` : null
 }
 
 /**

@@ -7,7 +7,7 @@ import { prisma } from '~/utils/db.server'
 import { agentCore, agentSelect, canConnect, loadAgentExtras } from './agent-summary.server'
 import { type ChartDatum, HISTORY_SEVERITIES, SEVERITY_STEPS, severityStep } from './labels'
 import { isTrue, utcDay } from './dialect.server'
-import { cachedOrgRead } from './org-read-cache.server'
+import { cachedOrgRead, userKey } from './org-read-cache.server'
 import { type FleetScope, loadFleetScope } from './scope.server'
 
 const sql = Prisma.sql
@@ -115,6 +115,13 @@ const pageOf = (page: number, total: number, size: number) => Math.min(Math.max(
  */
 export async function projectAgents(actor: Actor, organizationId: string, projectId: string, options: { page?: number; focus?: string | null } = {}) {
   const { scope, projectIds, inProjects } = await projectScope(actor, organizationId, projectId, 'project.view')
+  // per user (rows carry what this user may do) and page; dropped by every change, agent reports included
+  const load = () => loadProjectAgents(scope, organizationId, projectIds, inProjects, options)
+  const user = userKey(actor)
+  return user ? cachedOrgRead(scope.organizationId, `project-agents:${projectId}:${user}:${options.page ?? 1}:${options.focus ?? ''}`, load, Date.now(), { dropOnReport: true }) : load()
+}
+
+async function loadProjectAgents(scope: FleetScope, organizationId: string, projectIds: string[], inProjects: Prisma.Sql, options: { page?: number; focus?: string | null }) {
   const now = Date.now()
   const inScope = sql`a."organizationId" = ${organizationId} AND EXISTS (SELECT 1 FROM "System" s WHERE s."agentId" = a."id" AND ${inProjects})`
   // counted from the project's systems (System.projectId index): EXISTS probed every agent of the organization
@@ -167,6 +174,11 @@ export type DeviceNode = { id: string; key: string; name: string; component: str
 /** Devices tab: per system (one page of systems, by agent name), the devices as a tree grouped by parent. Needs project.view. */
 export async function projectDevices(actor: Actor, organizationId: string, projectId: string, options: { page?: number } = {}) {
   const { scope, projectIds } = await projectScope(actor, organizationId, projectId, 'project.view')
+  // the same for every viewer allowed to see the project; shows connection state, so agent reports drop it too
+  return cachedOrgRead(scope.organizationId, `project-devices:${projectId}:${options.page ?? 1}`, () => loadProjectDevices(scope, projectIds, options), Date.now(), { dropOnReport: true })
+}
+
+async function loadProjectDevices(scope: FleetScope, projectIds: string[], options: { page?: number }) {
   const where = { projectId: { in: projectIds } }
   const total = await prisma.system.count({ where })
   const page = pageOf(options.page ?? 1, total, PROJECT_DEVICE_SYSTEMS_PAGE_SIZE)
