@@ -1,4 +1,4 @@
-// npm run bench:pages [-- --duration 6] [-- --only agents] [-- --concurrency 16] [-- --profile]:
+// npm run bench:pages [-- --duration 6] [-- --only agents] [-- --concurrency 16] [-- --profile] [-- --stale-fleet]:
 // every page of the bench organization (bench/seed-fleet.ts: 10,000 agents, 200,000 devices) and of
 // the 6-agent demo organization through the production server, signed in as the owner. Per page:
 // status, bytes (HTML or data, uncompressed), single-user p50/p95, and with N concurrent users
@@ -11,7 +11,7 @@ import zlib from 'node:zlib'
 import Database from 'better-sqlite3'
 import { DEMO_ORG_ID, DEMO_USERS } from '../prisma/seed-data'
 import { BENCH_ORG_ID } from './seed-fleet'
-import { benchDatabase, cpuMs, createSession, loadAverage, percentile, root, startPortal } from './portal'
+import { benchDatabase, cpuMs, createSession, keepFleetReporting, loadAverage, percentile, root, startPortal } from './portal'
 
 const args = process.argv.slice(2)
 const arg = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
@@ -20,6 +20,8 @@ const CONCURRENCY = Number(arg('--concurrency', '16'))
 const SINGLE_SAMPLES = Number(arg('--samples', '12'))
 const ONLY = arg('--only', '')
 const PROFILE = args.includes('--profile')
+/** Leaves the bench organization's last-seen times as they are (a reused database before round 5: its agents gone quiet). */
+const STALE_FLEET = args.includes('--stale-fleet')
 
 type Page = { name: string; url: string }
 type Result = { status: number; bytes: number; wire: number; ms: number }
@@ -97,7 +99,7 @@ async function concurrent(pid: number, port: number, url: string, cookie: string
 
 async function main() {
   if (!fs.existsSync(path.join(root, 'build/server/index.js'))) throw new Error('No production build: run `npm run build` first.')
-  const file = await benchDatabase()
+  const file = await benchDatabase(undefined, !STALE_FLEET)
   const db = new Database(file)
   const firstAgent = (org: string) => (db.prepare(`SELECT id FROM "Agent" WHERE "organizationId" = ? ORDER BY "clientName" LIMIT 1`).get(org) as { id: string } | undefined)?.id
   const profileDir = path.join(root, 'bench/.out/profiles')
@@ -144,6 +146,7 @@ async function main() {
     const run = async (page: Page, org: string) => {
       if (ONLY && !page.name.includes(ONLY) && !page.url.includes(ONLY)) return
       const pageCookie = page.name.includes('signed out') ? '' : cookie
+      if (!STALE_FLEET) keepFleetReporting(file)
       const s = await single(portal.port, page.url, pageCookie)
       const c = await concurrent(portal.pid, portal.port, page.url, pageCookie, s.p50)
       const line = `| ${page.name} | ${org} | ${s.status}${c.failed ? ` (${c.failed} failed)` : ''} | ${(s.bytes / 1024).toFixed(1)} (${(s.wire / 1024).toFixed(1)}) | ${s.p50.toFixed(0)} / ${s.p95.toFixed(0)} | ${c.rps.toFixed(1)} | ${c.cpuPerRequest.toFixed(1)} |`

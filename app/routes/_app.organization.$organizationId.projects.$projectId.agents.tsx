@@ -3,6 +3,7 @@ import { Link, useLoaderData, useLocation } from '@remix-run/react'
 import { ChevronDown, ChevronRight, ExternalLink } from 'lucide-react'
 import { Fragment, useEffect, useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { TooltipHost } from '~/components/ui/delegated-tooltip'
 import { ComponentIconSprite, SpriteComponentIcon } from '~/components/fleet/component-icon-sprite'
 import { LastSeen } from '~/components/fleet/last-seen'
 import { ConnectionIcon, HealthCell, RemoteConnect, portalLink } from '~/components/fleet/status'
@@ -40,7 +41,7 @@ export default function ProjectAgents() {
   return (
     <div className="flex flex-col gap-2">
     <ComponentIconSprite />
-    <div className="relative overflow-x-auto rounded-lg border bg-card">
+    <TooltipHost className="relative overflow-x-auto rounded-lg border bg-card">
       <table className="w-full text-[13px]">
         <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
           <tr>
@@ -118,7 +119,7 @@ export default function ProjectAgents() {
           ))}
         </tbody>
       </table>
-    </div>
+    </TooltipHost>
     <Pager page={page} pageCount={pageCount} pageSize={pageSize} total={total} noun={total === 1 ? 'agent' : 'agents'} />
     </div>
   )

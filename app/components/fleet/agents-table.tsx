@@ -35,6 +35,7 @@ import { ConfirmDialog } from '../ui/dialog'
 import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
 import { Input } from '../ui/input'
 import { NativeSelect } from '../ui/native-select'
+import { TooltipHost } from '../ui/delegated-tooltip'
 import { Tooltip } from '../ui/tooltip'
 import { FacetedFilter } from './faceted-filter'
 import { LastSeen, type LastSeenMode, nextLastSeenMode } from './last-seen'
@@ -458,7 +459,7 @@ export function AgentsTable({
         </div>
       ) : null}
 
-      <div className="relative overflow-x-auto rounded-lg border bg-card">
+      <TooltipHost className="relative overflow-x-auto rounded-lg border bg-card">
         <table className="w-full text-[13px]">
           <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
             {table.getHeaderGroups().map((group) => (
@@ -503,7 +504,7 @@ export function AgentsTable({
           </thead>
           {body}
         </table>
-      </div>
+      </TooltipHost>
 
       <div className="flex flex-wrap items-center justify-between gap-3 text-xs text-muted-foreground">
         <span>

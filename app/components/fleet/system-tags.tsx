@@ -1,7 +1,37 @@
 import { Link } from '@remix-run/react'
-import type { ProjectSystemTags } from '~/domain/fleet/project-systems.server'
+import { CircleCheck, CircleHelp, CircleX } from 'lucide-react'
+import type { ProjectSystemTags, SystemTag } from '~/domain/fleet/project-systems.server'
 import { timeAgo } from '~/utils/format-time'
-import { ConnectionIcon } from './status'
+
+/** The connection icons of status.tsx's ConnectionIcon, by tag state. */
+const STATE_ICONS = { connected: CircleCheck, disconnected: CircleX, unknown: CircleHelp } as const
+const STATE_LABELS = { connected: 'Connected', disconnected: 'Disconnected', unknown: 'Unknown' } as const
+const STATE_COLORS = { connected: 'text-emerald-600', disconnected: 'text-red-500', unknown: 'text-slate-400' } as const
+
+/**
+ * The three connection icons once per page as SVG symbols: the projects list shows up to six tags
+ * per project, and each tag repeated its icon's paths (~240 icons, a third of the page's HTML).
+ */
+export function SystemTagIconSprite() {
+  return (
+    <svg aria-hidden className="absolute size-0 overflow-hidden">
+      {Object.entries(STATE_ICONS).map(([state, Icon]) => (
+        <symbol key={state} id={`pf-system-tag-${state}`} viewBox="0 0 24 24">
+          <Icon />
+        </symbol>
+      ))}
+    </svg>
+  )
+}
+
+/** A tag's connection icon from <SystemTagIconSprite> (which must be on the page), looking like ConnectionIcon. */
+function TagIcon({ state }: { state: SystemTag['state'] }) {
+  return (
+    <svg aria-label={STATE_LABELS[state]} className={`lucide size-3.5 ${STATE_COLORS[state]}`}>
+      <use href={`#pf-system-tag-${state}`} />
+    </svg>
+  )
+}
 
 /**
  * System(s) tags of one project row: a connected, disconnected or unknown icon per system; hover
@@ -24,7 +54,7 @@ export function SystemTags({ organizationId, projectId, systems }: { organizatio
           data-tip-seen={t.state === 'connected' && t.lastSeen ? t.lastSeen : ''}
           className="inline-flex items-center gap-1 rounded border bg-card px-1.5 py-0.5 text-xs hover:bg-accent"
         >
-          <ConnectionIcon connected={t.state === 'connected'} unknown={t.state === 'unknown'} className="size-3.5" />
+          <TagIcon state={t.state} />
           {t.name}
         </Link>
       ))}

@@ -4,7 +4,7 @@ import { ChevronDown, ChevronRight, FolderPlus, MoreHorizontal, Settings, Trash2
 import { useMemo, useState, type ReactNode } from 'react'
 import type { ProjectSystemTags } from '~/domain/fleet/project-systems.server'
 import type { ProjectNode } from '~/domain/projects/projects.server'
-import { SystemTags, systemTagTip } from '../fleet/system-tags'
+import { SystemTagIconSprite, SystemTags, systemTagTip } from '../fleet/system-tags'
 import { Button } from '~/components/ui/button'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '~/components/ui/dropdown-menu'
 import { TooltipHost } from '~/components/ui/delegated-tooltip'
@@ -170,6 +170,7 @@ export function ProjectTable({
         empty
       ) : (
         <TooltipHost className="relative overflow-x-auto rounded-lg border bg-card" text={systemTagTip}>
+          {systemTags ? <SystemTagIconSprite /> : null}
           <table className="w-full text-[13px]">
             <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
               {table.getHeaderGroups().map((group) => (

@@ -1,5 +1,8 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { createContext, useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
+
+/** True inside a TooltipHost: ui/tooltip's `Tooltip` then marks its trigger with data-tip instead of mounting a Radix tooltip. */
+export const InsideTooltipHost = createContext(false)
 
 type Tip = { text: string; x: number; y: number; below: boolean }
 
@@ -11,7 +14,8 @@ const DELAY_MS = 200
  * keyboard focus, hidden on leave, blur and Escape), looking like ui/tooltip. A Radix tooltip per
  * element costs its providers and prop merging in every server render; a table of 40 projects
  * had ~400 of them. `text` may compose the shown text from the element (time-dependent parts
- * are computed when shown, not when the page was rendered).
+ * are computed when shown, not when the page was rendered). Inside it, ui/tooltip's `Tooltip`
+ * with text content uses this host too (tables of agents: three tooltips per row).
  */
 export function TooltipHost({ children, text, className }: { children: ReactNode; text?: (element: HTMLElement) => string; className?: string }) {
   const [tip, setTip] = useState<Tip | null>(null)
@@ -71,7 +75,7 @@ export function TooltipHost({ children, text, className }: { children: ReactNode
       onBlur={hide}
       onClick={hide}
     >
-      {children}
+      <InsideTooltipHost.Provider value={true}>{children}</InsideTooltipHost.Provider>
       {tip
         ? createPortal(
             <div

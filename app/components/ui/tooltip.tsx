@@ -1,9 +1,13 @@
 import * as TooltipPrimitive from '@radix-ui/react-tooltip'
-import { type ReactNode } from 'react'
+import { cloneElement, isValidElement, useContext, type ReactElement, type ReactNode } from 'react'
+import { InsideTooltipHost } from './delegated-tooltip'
 
 export const TooltipProvider = TooltipPrimitive.Provider
 
 export function Tooltip({ content, children, side = 'top' }: { content: ReactNode; children: ReactNode; side?: 'top' | 'right' | 'bottom' | 'left' }) {
+  // inside a TooltipHost (a table) a text tooltip is one attribute, shown by the host: no Radix tooltip per cell
+  const delegated = useContext(InsideTooltipHost)
+  if (delegated && typeof content === 'string' && isValidElement(children)) return cloneElement(children as ReactElement<{ 'data-tip'?: string }>, { 'data-tip': content })
   return (
     <TooltipPrimitive.Root delayDuration={200}>
       <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>

@@ -5,6 +5,7 @@ import { getOrganizationAccess, type OrganizationAccess } from '../access/access
 import { audit } from '../audit/audit.server'
 import { accessDenied, invalid, notFound } from '../errors'
 import { emitChange } from '../events/bus.server'
+import { cachedOrgRead, userKey } from '../fleet/org-read-cache.server'
 import { loadFleetScope } from '../fleet/scope.server'
 import { parseInput } from '../parse-input'
 import { isAcknowledged, type IssueStateFilter } from './state'
@@ -110,8 +111,14 @@ export async function listProjectIssues(actor: Actor, organizationId: string, pr
   const scope = await loadFleetScope(actor, organizationId, 'project.view')
   if (!scope.projects.has(projectId)) throw notFound('Project not found')
   if (!scope.access.can('project.view', projectId)) throw accessDenied()
-  const list = await listWhere(scope.access, { AND: [stateWhere(state), { system: { projectId: { in: scope.subtree(projectId) } } }] }, page)
-  return { ...list, state, canManage: scope.access.can('project.update', projectId) }
+  const load = async () => {
+    const list = await listWhere(scope.access, { AND: [stateWhere(state), { system: { projectId: { in: scope.subtree(projectId) } } }] }, page)
+    return { ...list, state, canManage: scope.access.can('project.update', projectId) }
+  }
+  // per user (rows carry what this user may do), state and page; every issue change drops it. A
+  // window starting or ending (muted) shows at most ORG_READ_CACHE_MS late.
+  const user = userKey(actor)
+  return user ? cachedOrgRead(scope.organizationId, `project-issues:${projectId}:${user}:${state}:${page}`, load) : load()
 }
 
 /** An agent's issues over the systems the viewer sees, in one state. */

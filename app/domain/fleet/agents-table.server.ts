@@ -5,6 +5,7 @@ import { prisma } from '~/utils/db.server'
 import { agentCore, agentSelect, canConnect, loadAgentExtras } from './agent-summary.server'
 import { type AgentFilters, type AgentTableQuery, type SortableColumn, CONNECTED_VALUES } from './agents-table-state'
 import { containsText, isTrue, jsonText, nocase } from './dialect.server'
+import { cachedOrgRead, userKey } from './org-read-cache.server'
 import { type FleetScope, loadFleetScope } from './scope.server'
 
 const sql = Prisma.sql
@@ -119,6 +120,13 @@ export async function loadAgentRows(scope: FleetScope, ids: string[], now = Date
  */
 export async function agentsTable(actor: Actor, organizationId: string, query: AgentTableQuery) {
   const scope = await loadFleetScope(actor, organizationId, 'agent.list')
+  // per user (rows carry what this user may do) and table state; dropped by every change, agent reports included
+  const user = userKey(actor)
+  if (!user) return loadAgentsTable(scope, query)
+  return cachedOrgRead(scope.organizationId, `agents-table:${user}:${JSON.stringify(query)}`, () => loadAgentsTable(scope, query), Date.now(), { dropOnReport: true })
+}
+
+async function loadAgentsTable(scope: FleetScope, query: AgentTableQuery) {
   const now = Date.now()
   let page = query.page
   let result = await queryAgentIds(scope, query, (page - 1) * query.limit, now)

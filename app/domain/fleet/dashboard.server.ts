@@ -2,6 +2,7 @@ import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
 import { prisma } from '~/utils/db.server'
 import { containsText, isTrue } from './dialect.server'
+import { cachedOrgRead, visibilityKey } from './org-read-cache.server'
 import { type FleetScope, loadFleetScope } from './scope.server'
 
 const sql = Prisma.sql
@@ -109,6 +110,11 @@ async function metricsByDevice(scope: FleetScope) {
 export async function dashboard(actor: Actor, organizationId: string, view: MetricsView, page = 1) {
   const scope = await loadFleetScope(actor, organizationId, 'org.metrics.view')
   scope.access.require('org.metrics.view')
+  // the same for every viewer who sees the same systems: aggregates over the whole fleet, shared briefly
+  return cachedOrgRead(scope.organizationId, `dashboard:${view}:${Math.floor(page) || 1}:${visibilityKey(scope)}`, () => loadDashboard(scope, view, page))
+}
+
+async function loadDashboard(scope: FleetScope, view: MetricsView, page: number) {
   const [{ metrics, total: metricsTotal, ...metricsPage }, devices, hot] = await Promise.all([
     view === 'device' ? metricsByDevice(scope) : metricsBySystem(scope, page),
     // one pass over the systems' device counts (DeviceVersionCount: ~4 rows per system, not ~20 devices)

@@ -7,7 +7,8 @@ import { prisma } from '~/utils/db.server'
 import { agentCore, agentSelect, canConnect, loadAgentExtras } from './agent-summary.server'
 import { type ChartDatum, HISTORY_SEVERITIES, SEVERITY_STEPS, severityStep } from './labels'
 import { isTrue, utcDay } from './dialect.server'
-import { loadFleetScope } from './scope.server'
+import { cachedOrgRead, userKey } from './org-read-cache.server'
+import { type FleetScope, loadFleetScope } from './scope.server'
 
 const sql = Prisma.sql
 const DAY_MS = 86_400_000
@@ -28,6 +29,11 @@ const toCount = (rows: { label: string | null; total: bigint | number; message?:
 /** Project overview (spec 02 section 2): three cards, seven chart datasets and the extra info. Needs project.metrics.view. */
 export async function projectOverview(actor: Actor, organizationId: string, projectId: string) {
   const { scope, projectIds, inProjects } = await projectScope(actor, organizationId, projectId, 'project.metrics.view')
+  // the same for every viewer allowed to see it (the project's whole subtree), so shared briefly
+  return cachedOrgRead(scope.organizationId, `overview:${projectId}`, () => loadOverview(scope, projectId, projectIds, inProjects))
+}
+
+async function loadOverview(scope: FleetScope, projectId: string, projectIds: string[], inProjects: Prisma.Sql) {
   const cutoff = new Date(Date.now() - CONNECTED_WINDOW_MS)
   const historyStart = new Date(Date.now() - ISSUE_HISTORY_WINDOW_MS)
   const issueBase = sql`FROM "Issue" i JOIN "System" s ON s."id" = i."systemId" WHERE ${inProjects} AND ${isTrue('i."isActive"')}`
@@ -109,9 +115,19 @@ const pageOf = (page: number, total: number, size: number) => Math.min(Math.max(
  */
 export async function projectAgents(actor: Actor, organizationId: string, projectId: string, options: { page?: number; focus?: string | null } = {}) {
   const { scope, projectIds, inProjects } = await projectScope(actor, organizationId, projectId, 'project.view')
+  // per user (rows carry what this user may do) and page; dropped by every change, agent reports included
+  const load = () => loadProjectAgents(scope, organizationId, projectIds, inProjects, options)
+  const user = userKey(actor)
+  return user ? cachedOrgRead(scope.organizationId, `project-agents:${projectId}:${user}:${options.page ?? 1}:${options.focus ?? ''}`, load, Date.now(), { dropOnReport: true }) : load()
+}
+
+async function loadProjectAgents(scope: FleetScope, organizationId: string, projectIds: string[], inProjects: Prisma.Sql, options: { page?: number; focus?: string | null }) {
   const now = Date.now()
   const inScope = sql`a."organizationId" = ${organizationId} AND EXISTS (SELECT 1 FROM "System" s WHERE s."agentId" = a."id" AND ${inProjects})`
-  const [{ total }] = await prisma.$queryRaw<{ total: bigint }[]>(sql`SELECT COUNT(*) AS total FROM "Agent" a WHERE ${inScope}`)
+  // counted from the project's systems (System.projectId index): EXISTS probed every agent of the organization
+  const [{ total }] = await prisma.$queryRaw<{ total: bigint }[]>(
+    sql`SELECT COUNT(*) AS total FROM "Agent" a WHERE a."organizationId" = ${organizationId} AND a."id" IN (SELECT s."agentId" FROM "System" s WHERE ${inProjects})`,
+  )
   const count = Number(total)
   let page = options.page ?? 1
   if (options.focus) {
@@ -158,6 +174,11 @@ export type DeviceNode = { id: string; key: string; name: string; component: str
 /** Devices tab: per system (one page of systems, by agent name), the devices as a tree grouped by parent. Needs project.view. */
 export async function projectDevices(actor: Actor, organizationId: string, projectId: string, options: { page?: number } = {}) {
   const { scope, projectIds } = await projectScope(actor, organizationId, projectId, 'project.view')
+  // the same for every viewer allowed to see the project; shows connection state, so agent reports drop it too
+  return cachedOrgRead(scope.organizationId, `project-devices:${projectId}:${options.page ?? 1}`, () => loadProjectDevices(scope, projectIds, options), Date.now(), { dropOnReport: true })
+}
+
+async function loadProjectDevices(scope: FleetScope, projectIds: string[], options: { page?: number }) {
   const where = { projectId: { in: projectIds } }
   const total = await prisma.system.count({ where })
   const page = pageOf(options.page ?? 1, total, PROJECT_DEVICE_SYSTEMS_PAGE_SIZE)
@@ -212,8 +233,10 @@ export function deviceTree(devices: { id: string; key: string; name: string; com
  * tab's issue list comes from the alarm lifecycle). Needs project.view.
  */
 export async function projectIssueHistory(actor: Actor, organizationId: string, projectId: string, now = Date.now()) {
-  const { inProjects } = await projectScope(actor, organizationId, projectId, 'project.view')
-  return issueHistoryOf(inProjects, now)
+  const { scope, inProjects } = await projectScope(actor, organizationId, projectId, 'project.view')
+  // the same for every viewer allowed to see the project; a new day starts a new entry
+  const day = Math.floor(now / DAY_MS)
+  return cachedOrgRead(scope.organizationId, `issue-history:${projectId}:${day}`, () => issueHistoryOf(inProjects, now))
 }
 
 async function issueHistoryOf(inProjects: Prisma.Sql, now: number) {

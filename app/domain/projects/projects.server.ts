@@ -8,6 +8,7 @@ import { accessDenied, invalid, notFound } from '../errors'
 import { emitChange } from '../events/bus.server'
 import { parseInput } from '../parse-input'
 import { organizationMemberIds } from '../organizations/organizations.server'
+import { cachedOrgRead } from '../fleet/org-read-cache.server'
 import { prisma } from '~/utils/db.server'
 import { heldRights, mayAssignRole, toRoleRecord } from '../roles/role-rules.server'
 
@@ -145,6 +146,24 @@ export type ProjectNode = {
  * A visible project whose parent is hidden hangs under its nearest visible ancestor. Also the
  * organization's system totals (total over unassigned).
  */
+/**
+ * Systems per project of the organization's projects, and per project (null: unassigned) of the
+ * organization's agents' systems: two passes over every system, the same for every viewer, so
+ * shared briefly (app/domain/fleet/org-read-cache.server.ts); each viewer sums what they may see.
+ */
+function projectListCounts(organizationId: string) {
+  return cachedOrgRead(organizationId, 'project-list-counts', async () => {
+    const [byProject, byAgent] = await Promise.all([
+      prisma.system.groupBy({ by: ['projectId'], where: { project: { organizationId } }, _count: { _all: true } }),
+      prisma.system.groupBy({ by: ['projectId'], where: { agent: { organizationId } }, _count: { _all: true } }),
+    ])
+    return {
+      byProject: new Map(byProject.map((s) => [s.projectId, s._count._all])),
+      byAgentProject: new Map(byAgent.map((s) => [s.projectId, s._count._all])),
+    }
+  })
+}
+
 export async function listProjects(actor: Actor, organizationId: string) {
   const access = await getOrganizationAccess(actor, organizationId)
   if (!access.capabilities().canListProjects) throw accessDenied()
@@ -152,13 +171,10 @@ export async function listProjects(actor: Actor, organizationId: string) {
   // Totals count only systems this viewer sees: unassigned ones need organization-level agent rights.
   const visibleIds = rows.filter((r) => access.can('project.view', r.id)).map((r) => r.id)
   const orgWide = access.can('agent.list')
-  const [systemCounts, inVisible, systemUnassigned] = await Promise.all([
-    prisma.system.groupBy({ by: ['projectId'], where: { project: { organizationId } }, _count: { _all: true } }),
-    prisma.system.count({ where: { agent: { organizationId }, projectId: { in: visibleIds } } }),
-    orgWide ? prisma.system.count({ where: { agent: { organizationId }, projectId: null } }) : 0,
-  ])
+  const { byProject: systemsByProject, byAgentProject } = await projectListCounts(organizationId)
+  const inVisible = visibleIds.reduce((n, id) => n + (byAgentProject.get(id) ?? 0), 0)
+  const systemUnassigned = orgWide ? (byAgentProject.get(null) ?? 0) : 0
   const systemTotal = inVisible + systemUnassigned
-  const systemsByProject = new Map(systemCounts.map((s) => [s.projectId, s._count._all]))
   const byId = new Map(rows.map((r) => [r.id, r]))
   const nodes = new Map<string, ProjectNode>()
   for (const r of rows) {

@@ -1,6 +1,7 @@
 import { type Actor } from '../actor'
 import { accessDenied, notFound } from '../errors'
 import { loadFleetScope } from '../fleet/scope.server'
+import { cachedOrgRead } from '../fleet/org-read-cache.server'
 import { explainsText, groupByRootCause, type RootCauseResult } from './group'
 import { groupSystems, systemsWithRootCauses, type RootCauseIssueRow } from './rootcause.server'
 import { prisma } from '~/utils/db.server'
@@ -45,7 +46,12 @@ export async function projectRootCauses(actor: Actor, organizationId: string, pr
   const scope = await loadFleetScope(actor, organizationId, 'project.view')
   if (!scope.projects.has(projectId)) throw notFound('Project not found')
   if (!scope.access.can('project.view', projectId)) throw accessDenied()
-  const systemIds = (await systemsWithRootCauses({ system: { projectId: { in: scope.subtree(projectId) } } })).slice(0, MAX_SYSTEMS)
+  // the same for every viewer allowed to see the project (its whole subtree), so shared briefly
+  return cachedOrgRead(scope.organizationId, `root-causes:${projectId}`, () => rootCausesOfProjects(scope.subtree(projectId)))
+}
+
+async function rootCausesOfProjects(projectIds: string[]): Promise<{ groups: RootCauseGroupView[]; explainedIds: string[] }> {
+  const systemIds = (await systemsWithRootCauses({ system: { projectId: { in: projectIds } } })).slice(0, MAX_SYSTEMS)
   if (!systemIds.length) return { groups: [], explainedIds: [] }
   const [result, systems] = await Promise.all([
     groupSystems(systemIds),

@@ -1,0 +1,75 @@
+import { type Actor } from '../actor'
+import { isIngestChange } from '../agents/ingest.server'
+import { type ChangeEvent, onChange } from '../events/bus.server'
+import { type FleetScope } from './scope.server'
+
+/**
+ * How long an organization-wide aggregate (dashboard, project overview) is reused between
+ * requests and viewers. Every change that can move such a figure drops the organization's entries
+ * at once (below), except an agent report's own 'agent' change, which only moves last seen:
+ * 'connected' (a report within 30 minutes) may show this much late, as on the projects list.
+ */
+export const ORG_READ_CACHE_MS = 5_000
+/** Entries kept per organization before they are all dropped (pages x views x visibilities). */
+const MAX_ENTRIES_PER_ORG = 200
+
+type Entry = { at: number; value: Promise<unknown>; dropOnReport: boolean }
+const entries = new Map<string, Map<string, Entry>>()
+let listening = false
+
+const DROPPED_BY = new Set<ChangeEvent['kind']>(['organization', 'project', 'system', 'issue', 'agent', 'member', 'role'])
+
+/**
+ * Dropped on any change to the organization itself, its projects, systems (devices and versions
+ * come with 'system' changes), issues (ingest's too), members and roles, and agents; an agent
+ * report (ingest's own 'agent' change, last seen) drops only entries asked with `dropOnReport`
+ * (tables that show last seen). Callers check permissions before asking and key entries by what
+ * decides the result (the viewer's visible systems, or the user).
+ */
+function listen() {
+  if (listening) return
+  listening = true
+  onChange((e) => {
+    if (!DROPPED_BY.has(e.kind)) return
+    const orgs = e.organizationId === null ? [...entries.values()] : [entries.get(e.organizationId)].filter((m) => m !== undefined)
+    if (e.kind === 'agent' && isIngestChange()) {
+      for (const org of orgs) for (const [key, entry] of org) if (entry.dropOnReport) org.delete(key)
+      return
+    }
+    if (e.organizationId === null) entries.clear()
+    else entries.delete(e.organizationId)
+  })
+}
+
+/** The part of a viewer's scope that decides which systems they see: equal keys see the same rows. */
+export function visibilityKey(scope: FleetScope): string {
+  return `${scope.orgWide ? 'org' : 'projects'}:${[...scope.viewableProjectIds].sort().join(',')}`
+}
+
+/** A user and the token they came with (a token narrows their rights): for entries holding what that user may do. Null for agents and the system. */
+export function userKey(actor: Actor): string | null {
+  return actor.kind === 'user' ? `${actor.userId}:${actor.token?.id ?? ''}` : null
+}
+
+/**
+ * `load()` shared for ORG_READ_CACHE_MS by every request asking the same `key` of the organization
+ * (concurrent requests share one load). Only for results that depend on nothing but the key and
+ * the organization's data; callers check permissions before asking, and must not mutate the result.
+ */
+export function cachedOrgRead<T>(organizationId: string, key: string, load: () => Promise<T>, now = Date.now(), options: { dropOnReport?: boolean } = {}): Promise<T> {
+  listen()
+  let org = entries.get(organizationId)
+  const hit = org?.get(key)
+  if (hit && now - hit.at < ORG_READ_CACHE_MS && now >= hit.at) return hit.value as Promise<T>
+  if (!org || org.size >= MAX_ENTRIES_PER_ORG) entries.set(organizationId, (org = new Map()))
+  const value = load()
+  const map = org
+  map.set(key, { at: now, value, dropOnReport: options.dropOnReport ?? false })
+  value.catch(() => map.get(key)?.value === value && map.delete(key))
+  return value
+}
+
+/** Forgets every cached read (tests that write rows without a change event). */
+export function clearOrgReadCache() {
+  entries.clear()
+}

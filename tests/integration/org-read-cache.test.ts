@@ -1,0 +1,114 @@
+/**
+ * The dashboard's and the project overview's aggregates are shared for a few seconds per
+ * organization: a viewer without the right still gets 403, any change to issues, systems, projects
+ * or (other than an agent report) agents shows at once, and nothing outlives ORG_READ_CACHE_MS.
+ */
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { compileUserAcls } from '~/domain/access/acl.server'
+import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
+import { type UserActor } from '~/domain/actor'
+import { announceIngestChanges } from '~/domain/agents/ingest.server'
+import { emitChange } from '~/domain/events/bus.server'
+import { agentsTable } from '~/domain/fleet/agents-table.server'
+import { parseAgentTableQuery } from '~/domain/fleet/agents-table-state'
+import { dashboard } from '~/domain/fleet/dashboard.server'
+import { ORG_READ_CACHE_MS } from '~/domain/fleet/org-read-cache.server'
+import { projectOverview } from '~/domain/fleet/project.server'
+import { prisma } from '~/utils/db.server'
+
+let orgId: string
+let stageId: string
+let backstageId: string
+let agentId: string
+let systemId: string
+let owner: UserActor
+let viewer: UserActor
+
+const actorOf = (u: { id: string; email: string; name: string }): UserActor => ({ kind: 'user', userId: u.id, email: u.email, name: u.name, isSiteAdmin: false, ip: '', userAgent: '' })
+
+beforeAll(async () => {
+  const o = await prisma.user.create({ data: { email: 'owner@org-read-cache.test', name: 'Cache Owner', emailVerified: true } })
+  const v = await prisma.user.create({ data: { email: 'viewer@org-read-cache.test', name: 'Cache Viewer', emailVerified: true } })
+  orgId = (await prisma.organization.create({ data: { name: 'Cache Org', ownerId: o.id } })).id
+  stageId = (await prisma.project.create({ data: { organizationId: orgId, name: 'Stage' } })).id
+  backstageId = (await prisma.project.create({ data: { organizationId: orgId, name: 'Backstage' } })).id
+  await prisma.$transaction(async (tx) => {
+    await tx.accessRight.create({ data: { userId: o.id, roleId: DEFAULT_ROLE_IDS.orgAdmin, organizationId: orgId } })
+    await tx.accessRight.create({ data: { userId: v.id, roleId: DEFAULT_ROLE_IDS.projectViewer, organizationId: orgId, projectId: stageId } })
+    await compileUserAcls(tx, o.id, orgId)
+    await compileUserAcls(tx, v.id, orgId)
+  })
+  owner = actorOf(o)
+  viewer = actorOf(v)
+  const agent = await prisma.agent.create({ data: { clientName: 'Agent 1', secretHash: 'x', organizationId: orgId, lastSeen: new Date() } })
+  agentId = agent.id
+  systemId = (await prisma.system.create({ data: { agentId, key: 'sys', name: 'Wall 1', projectId: backstageId } })).id
+})
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+const addIssue = (key: string) =>
+  prisma.issue.create({ data: { systemId, kind: 'alert', key, component: 'processor', message: key, severity: 2, latestCount: 1, latestAt: new Date(), isActive: true } })
+
+describe('shared organization aggregates', () => {
+  it('never answer a viewer without the right, whoever asked first', async () => {
+    await projectOverview(owner, orgId, backstageId)
+    await expect(projectOverview(viewer, orgId, backstageId)).rejects.toMatchObject({ code: 'permission-denied' })
+    await expect(dashboard(viewer, orgId, 'system')).rejects.toMatchObject({ code: 'permission-denied' })
+    expect((await projectOverview(viewer, orgId, stageId)).cards.systems.total).toBe(0)
+  })
+
+  it('show an issue at once when its change arrives, an agent report keeps them, and they expire', async () => {
+    emitChange({ organizationId: orgId, kind: 'project' })
+    expect((await projectOverview(owner, orgId, backstageId)).cards.issues.reported).toBe(0)
+    expect((await dashboard(owner, orgId, 'system')).metrics[0]).toMatchObject({ issueCount: 0 })
+
+    // written without a change event: the shared figures stay for the window
+    await addIssue('proc.noInput')
+    expect((await projectOverview(owner, orgId, backstageId)).cards.issues.reported).toBe(0)
+    // the issue change ingest (or anyone) emits shows it at once, ingest's own included
+    announceIngestChanges([{ organizationId: orgId, kind: 'issue', ids: [systemId] }])
+    expect((await projectOverview(owner, orgId, backstageId)).cards.issues.reported).toBe(1)
+    expect((await dashboard(owner, orgId, 'system')).metrics[0]).toMatchObject({ issueCount: 1, priorityIssueCount: 1 })
+
+    // an agent report only moves last seen: kept, and 'connected' follows within the window
+    await prisma.agent.update({ where: { id: agentId }, data: { lastSeen: new Date(Date.now() - 3_600_000) } })
+    announceIngestChanges([{ organizationId: orgId, kind: 'agent', ids: [agentId] }])
+    expect((await projectOverview(owner, orgId, backstageId)).cards.systems.connected).toBe(1)
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + ORG_READ_CACHE_MS + 1 })
+    expect((await projectOverview(owner, orgId, backstageId)).cards.systems.connected).toBe(0)
+
+    // a person's change to an agent drops them at once
+    await prisma.agent.update({ where: { id: agentId }, data: { lastSeen: new Date() } })
+    emitChange({ organizationId: orgId, kind: 'agent', ids: [agentId] })
+    expect((await projectOverview(owner, orgId, backstageId)).cards.systems.connected).toBe(1)
+
+    // moving the system ('system' change) shows at once on both
+    await prisma.system.update({ where: { id: systemId }, data: { projectId: stageId } })
+    emitChange({ organizationId: orgId, kind: 'system', ids: [systemId] })
+    expect((await projectOverview(owner, orgId, backstageId)).cards.systems.total).toBe(0)
+    expect((await projectOverview(viewer, orgId, stageId)).cards.systems.total).toBe(1)
+  })
+
+  it('the agents list (per user and table state) shows an agent report at once', async () => {
+    const query = parseAgentTableQuery(new URLSearchParams())
+    emitChange({ organizationId: orgId, kind: 'agent' })
+    const seen = new Date(Date.now() - 60_000)
+    await prisma.agent.update({ where: { id: agentId }, data: { lastSeen: seen } })
+    emitChange({ organizationId: orgId, kind: 'agent', ids: [agentId] })
+    expect((await agentsTable(owner, orgId, query)).rows[0]?.lastSeen).toBe(seen.toISOString())
+    // written without a change event: the same rows within the window
+    const later = new Date()
+    await prisma.agent.update({ where: { id: agentId }, data: { lastSeen: later } })
+    expect((await agentsTable(owner, orgId, query)).rows[0]?.lastSeen).toBe(seen.toISOString())
+    // an agent report drops the table (it shows last seen) but keeps the overview
+    const overview = await projectOverview(owner, orgId, stageId)
+    announceIngestChanges([{ organizationId: orgId, kind: 'agent', ids: [agentId] }])
+    expect((await agentsTable(owner, orgId, query)).rows[0]?.lastSeen).toBe(later.toISOString())
+    expect(await projectOverview(owner, orgId, stageId)).toBe(overview)
+    // another user with the same query gets their own rows
+    expect((await agentsTable(viewer, orgId, query)).rows.map((r) => r.id)).toEqual([agentId])
+  })
+})
