@@ -55,13 +55,20 @@ try {
   try {
     for (const page of pages) {
       const runs = []
-      for (let i = 0; i < RUNS; i++) {
+      // a run whose trace Chromium failed to record (NO_NAVSTART, ...) scores 0: reported, run again
+      for (let i = 0, failed = 0; i < RUNS; i++) {
         const result = await lighthouse(
           base + page.url,
           { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], extraHeaders: page.signedIn ? { Cookie: cookie } : undefined },
           // the default config is the mobile preset
         )
         if (!result) throw new Error(`no Lighthouse result for ${page.url}`)
+        if (result.lhr.runtimeError && failed < 3) {
+          console.warn(`  (${page.name}: run failed, ${result.lhr.runtimeError.code}; running again)`)
+          failed++
+          i--
+          continue
+        }
         runs.push(result.lhr)
       }
       runs.sort((a, b) => (a.categories.performance?.score ?? 0) - (b.categories.performance?.score ?? 0))
