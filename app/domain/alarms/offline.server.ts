@@ -8,6 +8,7 @@ import { emitChange } from '../events/bus.server'
 import { parseInput } from '../parse-input'
 import { OFFLINE_ISSUE, OFFLINE_MINUTES } from './state'
 import { prisma, isUniqueViolation } from '~/utils/db.server'
+import { inChunks } from '~/utils/id-chunks'
 
 /**
  * Offline alarm: an agent not seen for its project's "Offline alarm after" delay gets an 'Agent
@@ -23,8 +24,6 @@ import { prisma, isUniqueViolation } from '~/utils/db.server'
 /** Agents silent for longer than this are left alone: an upgrade must not raise alarms for long-dead agents. */
 const LOOK_BACK_MS = 2 * 86_400_000
 export const OFFLINE_SWEEP_MS = 15_000
-/** System ids per lookup of existing offline issues (under SQLite's 999 bound parameters). */
-const ID_CHUNK = 500
 
 const message = (minutes: number) => `Agent offline: not seen for ${minutes} minute${minutes === 1 ? '' : 's'}`
 
@@ -42,15 +41,9 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
   const silent = systems.filter((s) => t - s.agent.lastSeen!.getTime() >= (s.project?.offlineAlarmMinutes ?? OFFLINE_MINUTES.default) * 60_000)
   // Prisma binds every id besides kind and key, and SQLite takes 999 parameters: in one query a fleet
   // with a thousand silent systems failed every sweep (P2029) and raised nothing
-  const existing: { id: string; systemId: string; isActive: boolean }[] = []
-  for (let i = 0; i < silent.length; i += ID_CHUNK) {
-    existing.push(
-      ...(await prisma.issue.findMany({
-        where: { systemId: { in: silent.slice(i, i + ID_CHUNK).map((s) => s.id) }, kind: OFFLINE_ISSUE.kind, key: OFFLINE_ISSUE.key },
-        select: { id: true, systemId: true, isActive: true },
-      })),
-    )
-  }
+  const existing = await inChunks(silent, (chunk) =>
+    prisma.issue.findMany({ where: { systemId: { in: chunk.map((s) => s.id) }, kind: OFFLINE_ISSUE.kind, key: OFFLINE_ISSUE.key }, select: { id: true, systemId: true, isActive: true } }),
+  )
   const bySystem = new Map(existing.map((i) => [i.systemId, i]))
   const raised: { id: string; organizationId: string; systemId: string }[] = []
   for (const system of silent) {

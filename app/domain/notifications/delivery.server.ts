@@ -13,6 +13,7 @@ import { windowPolicy } from '../alarms/windows.server'
 import { reachesThreshold } from './severity'
 import { prisma, isUniqueViolation } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
+import { chunked, inChunks } from '~/utils/id-chunks'
 
 /**
  * E-mail notifications for alerts and deviations (spec 02 sections 2 and 4).
@@ -68,10 +69,9 @@ function thresholdFor(subscriptions: SubscriptionRow[], chain: string[], organiz
 
 /** Loads access for each user once per organization; users who lost membership are left out. */
 async function accessesFor(organizationId: string, userIds: string[]): Promise<Map<string, OrganizationAccess>> {
-  const users = await prisma.user.findMany({
-    where: { id: { in: userIds }, disabled: false, isAgent: false },
-    select: { id: true, email: true, name: true, isAdmin: true },
-  })
+  const users = await inChunks(userIds, (chunk) =>
+    prisma.user.findMany({ where: { id: { in: chunk }, disabled: false, isAgent: false }, select: { id: true, email: true, name: true, isAdmin: true } }),
+  )
   const accesses = new Map<string, OrganizationAccess>()
   for (const user of users) {
     const access = await getOrganizationAccess(userActor(user, { ip: '', userAgent: '' }), organizationId).catch(() => null)
@@ -96,18 +96,25 @@ async function queueForOrganization(organizationId: string, issues: IssueWithSys
   const organization = await prisma.organization.findUnique({ where: { id: organizationId }, select: { ownerId: true } })
   if (!organization) return 0
   const memberIds = await organizationMemberIds(prisma, organizationId, organization.ownerId)
-  const subscriptions = await prisma.subscription.findMany({
-    where: { userId: { in: memberIds }, OR: [{ level: 'default' }, { organizationId }] },
-    select: { userId: true, level: true, target: true, alerts: true, deviations: true, channelId: true },
-  })
+  const subscriptions = await inChunks(memberIds, (chunk) =>
+    prisma.subscription.findMany({
+      where: { userId: { in: chunk }, OR: [{ level: 'default' }, { organizationId }] },
+      select: { userId: true, level: true, target: true, alerts: true, deviations: true, channelId: true },
+    }),
+  )
   const subscriberIds = [...new Set(subscriptions.map((s) => s.userId))]
   if (subscriberIds.length === 0) return 0
   const [projects, earlier] = await Promise.all([
     prisma.project.findMany({ where: { organizationId }, select: { id: true, parentId: true } }),
-    prisma.notificationDelivery.findMany({
-      where: { issueId: { in: issues.map((i) => i.id) }, userId: { in: subscriberIds } },
-      select: { userId: true, issueId: true, activation: true, severity: true },
-    }),
+    // (both lists chunked: a large sweep raises thousands of issues at once)
+    inChunks(subscriberIds, (users) =>
+      inChunks(issues, (chunk) =>
+        prisma.notificationDelivery.findMany({
+          where: { issueId: { in: chunk.map((i) => i.id) }, userId: { in: users } },
+          select: { userId: true, issueId: true, activation: true, severity: true },
+        }),
+      ),
+    ),
   ])
   const parents = new Map(projects.map((p) => [p.id, p.parentId]))
 
@@ -158,9 +165,11 @@ async function queueForOrganization(organizationId: string, issues: IssueWithSys
   return queued
 }
 
-/** Queues deliveries for the active issues matching `where`; returns how many were queued. */
-async function queueNotifications(where: Prisma.IssueWhereInput): Promise<number> {
-  const issues = await prisma.issue.findMany({ where: { AND: [where, { isActive: true }] }, include: issueInclude })
+/** Queues deliveries for the active issues matching `where` for each chunk of `ids`; returns how many were queued. */
+async function queueNotifications(ids: string[], where: (chunk: string[]) => Prisma.IssueWhereInput): Promise<number> {
+  const found = await inChunks(ids, (chunk) => prisma.issue.findMany({ where: { AND: [where(chunk), { isActive: true }] }, include: issueInclude }))
+  // (an issue can match in two chunks: by its system id in one, its own id in another)
+  const issues = [...new Map(found.map((issue) => [issue.id, issue])).values()]
   const byOrganization = new Map<string, IssueWithSystem[]>()
   for (const issue of issues) {
     // Acknowledged (app/domain/alarms): somebody is on it, escalations of this activation stay quiet.
@@ -182,7 +191,7 @@ async function queueNotifications(where: Prisma.IssueWhereInput): Promise<number
  */
 export function onIssuesActivated(events: IssueActivation[]): Promise<number> {
   const ids = [...new Set(events.map((e) => e.issueId))]
-  return ids.length ? queueNotifications({ id: { in: ids } }) : Promise.resolve(0)
+  return ids.length ? queueNotifications(ids, (chunk) => ({ id: { in: chunk } })) : Promise.resolve(0)
 }
 
 /**
@@ -190,7 +199,7 @@ export function onIssuesActivated(events: IssueActivation[]): Promise<number> {
  * issues changed (app/domain/agents/ingest.server.ts). Issue ids are accepted as well.
  */
 export function onIssueChangeEvent(ids: string[]): Promise<number> {
-  return ids.length ? queueNotifications({ OR: [{ systemId: { in: ids } }, { id: { in: ids } }] }) : Promise.resolve(0)
+  return ids.length ? queueNotifications(ids, (chunk) => ({ OR: [{ systemId: { in: chunk } }, { id: { in: chunk } }] })) : Promise.resolve(0)
 }
 
 // ------------------------------------------------------------------------------- sending
@@ -213,7 +222,8 @@ type DeliveryItem = {
 
 /** Loads what one user's claimed deliveries describe, dropping any the user can no longer see. */
 async function describeDeliveries(userId: string, rows: { id: string; issueId: string; activation: number; severity: number }[]): Promise<DeliveryItem[]> {
-  const issues = await prisma.issue.findMany({ where: { id: { in: rows.map((r) => r.issueId) } }, include: issueInclude })
+  const issueIds = [...new Set(rows.map((r) => r.issueId))]
+  const issues = await inChunks(issueIds, (chunk) => prisma.issue.findMany({ where: { id: { in: chunk } }, include: issueInclude }))
   const issueById = new Map(issues.map((i) => [i.id, i]))
   const organizationIds = [...new Set(issues.map((i) => i.system.agent.organizationId).filter((id): id is string => Boolean(id)))]
   const [organizations, projects, accessList, worse] = await Promise.all([
@@ -221,10 +231,9 @@ async function describeDeliveries(userId: string, rows: { id: string; issueId: s
     prisma.project.findMany({ where: { organizationId: { in: organizationIds } }, select: { id: true, name: true } }),
     Promise.all(organizationIds.map(async (id) => [id, (await accessesFor(id, [userId])).get(userId)] as const)),
     // Earlier deliveries of the same activations at a milder severity: these rows are escalations.
-    prisma.notificationDelivery.findMany({
-      where: { userId, issueId: { in: rows.map((r) => r.issueId) }, status: STATUS.sent },
-      select: { issueId: true, activation: true, severity: true },
-    }),
+    inChunks(issueIds, (chunk) =>
+      prisma.notificationDelivery.findMany({ where: { userId, issueId: { in: chunk }, status: STATUS.sent }, select: { issueId: true, activation: true, severity: true } }),
+    ),
   ])
   const orgName = new Map(organizations.map((o) => [o.id, o.name]))
   const projectName = new Map(projects.map((p) => [p.id, p.name]))
@@ -367,14 +376,14 @@ export async function flushNotifications(options: { now?: Date; force?: boolean 
     const items = user && !user.disabled ? await describeDeliveries(userId, claimed) : []
     const deliverable = new Set(items.map((i) => i.deliveryId))
     const skippedIds = claimed.filter((r) => !deliverable.has(r.id)).map((r) => r.id)
-    if (skippedIds.length) await prisma.notificationDelivery.updateMany({ where: { id: { in: skippedIds } }, data: { status: STATUS.skipped } })
+    for (const chunk of chunked(skippedIds)) await prisma.notificationDelivery.updateMany({ where: { id: { in: chunk } }, data: { status: STATUS.skipped } })
     if (!user || items.length === 0) continue
     const settingsLink = `${getConfig().publicUrl}/settings/notifications`
     // Issues an upstream failure explains become one item naming the cause.
     const mailItems = await foldRootCauses(items)
     const mail = mailItems.length === 1 ? singleMail(user, mailItems[0]!, settingsLink) : digestMail(user, mailItems, settingsLink)
     const email = await sendMail({ to: user.email, kind: mailItems.length === 1 ? 'issueNotification' : 'issueDigest', ...mail })
-    await prisma.notificationDelivery.updateMany({ where: { id: { in: [...deliverable] } }, data: { status: STATUS.sent, emailId: email.id } })
+    await prisma.$transaction(chunked([...deliverable]).map((chunk) => prisma.notificationDelivery.updateMany({ where: { id: { in: chunk } }, data: { status: STATUS.sent, emailId: email.id } })))
     sent++
   }
   return sent

@@ -1,6 +1,7 @@
 import { type Prisma } from '@prisma/client'
 import { ROOT_CAUSE_RULES, ROOT_CAUSE_SYMPTOMS, groupByRootCause, systemsWithPossibleGroups, type RootCauseResult } from './group'
 import { prisma } from '~/utils/db.server'
+import { inChunks } from '~/utils/id-chunks'
 
 const issueSelect = {
   id: true,
@@ -25,15 +26,15 @@ export type RootCauseIssueRow = { id: string; systemId: string; kind: string; ke
 export async function rootCausesOfSystems(systemIds: string[]): Promise<RootCauseResult<RootCauseIssueRow>> {
   const ids = [...new Set(systemIds)]
   if (!ids.length) return { groups: [], explainedBy: new Map() }
-  return groupSystems(await systemsWithRootCauses({ systemId: { in: ids } }))
+  return groupSystems(await inChunks(ids, (chunk) => systemsWithRootCauses({ systemId: { in: chunk } })))
 }
 
 /** Groups the systems systemsWithRootCauses found (loads their active issues and devices). */
 export async function groupSystems(withCause: string[]): Promise<RootCauseResult<RootCauseIssueRow>> {
   if (!withCause.length) return { groups: [], explainedBy: new Map() }
   const [issues, devices] = await Promise.all([
-    prisma.issue.findMany({ where: { systemId: { in: withCause }, isActive: true }, select: issueSelect }),
-    prisma.device.findMany({ where: { systemId: { in: withCause } }, select: { systemId: true, key: true, component: true, parentKey: true, properties: true } }),
+    inChunks(withCause, (chunk) => prisma.issue.findMany({ where: { systemId: { in: chunk }, isActive: true }, select: issueSelect })),
+    inChunks(withCause, (chunk) => prisma.device.findMany({ where: { systemId: { in: chunk } }, select: { systemId: true, key: true, component: true, parentKey: true, properties: true } })),
   ])
   return groupByRootCause(issues, devices)
 }
