@@ -1,4 +1,4 @@
-// npm run bench:pages [-- --duration 6] [-- --only agents] [-- --concurrency 16] [-- --profile] [-- --stale-fleet]:
+// npm run bench:pages [-- --duration 6] [-- --only agents] [-- --concurrency 16] [-- --profile] [-- --stale-fleet] [-- --no-cache]:
 // every page of the bench organization (bench/seed-fleet.ts: 10,000 agents, 200,000 devices) and of
 // the 6-agent demo organization through the production server, signed in as the owner. Per page:
 // status, bytes (HTML or data, uncompressed), single-user p50/p95, and with N concurrent users
@@ -22,6 +22,8 @@ const ONLY = arg('--only', '')
 const PROFILE = args.includes('--profile')
 /** Leaves the bench organization's last-seen times as they are (a reused database before round 5: its agents gone quiet). */
 const STALE_FLEET = args.includes('--stale-fleet')
+/** FLEET_READ_CACHE_MS=0: every request computes its page (what a fleet whose agents report between two requests costs; decision 016) */
+const NO_CACHE = args.includes('--no-cache')
 
 type Page = { name: string; url: string }
 type Result = { status: number; bytes: number; wire: number; ms: number }
@@ -105,7 +107,7 @@ async function main() {
   const profileDir = path.join(root, 'bench/.out/profiles')
   const nodeArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
   // The demo organization's 6 simulated agents enroll on the first start; later starts reuse them.
-  const portal = await startPortal(file, { SIMULATOR_AGENTS: '6' }, nodeArgs)
+  const portal = await startPortal(file, { SIMULATOR_AGENTS: '6', ...(NO_CACHE ? { FLEET_READ_CACHE_MS: '0' } : {}) }, nodeArgs)
   try {
     for (let i = 0; i < 60 && !firstAgent(DEMO_ORG_ID); i++) await new Promise((r) => setTimeout(r, 1000))
     const cookie = createSession(file, DEMO_USERS.owner.id)

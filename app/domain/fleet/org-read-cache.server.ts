@@ -2,6 +2,7 @@ import { type Actor } from '../actor'
 import { isIngestChange } from '../agents/ingest.server'
 import { type ChangeEvent, onChange } from '../events/bus.server'
 import { type FleetScope } from './scope.server'
+import { getConfig } from '~/utils/env.server'
 
 /**
  * How long an organization-wide aggregate (dashboard, project overview) is reused between
@@ -10,6 +11,8 @@ import { type FleetScope } from './scope.server'
  * 'connected' (a report within 30 minutes) may show this much late, as on the projects list.
  */
 export const ORG_READ_CACHE_MS = 5_000
+/** FLEET_READ_CACHE_MS (default ORG_READ_CACHE_MS); 0 turns sharing off (benchmarks of the uncached cost) */
+const ttl = () => getConfig().FLEET_READ_CACHE_MS ?? ORG_READ_CACHE_MS
 /** Entries kept per organization before they are all dropped (pages x views x visibilities). */
 const MAX_ENTRIES_PER_ORG = 200
 
@@ -57,10 +60,12 @@ export function userKey(actor: Actor): string | null {
  * the organization's data; callers check permissions before asking, and must not mutate the result.
  */
 export function cachedOrgRead<T>(organizationId: string, key: string, load: () => Promise<T>, now = Date.now(), options: { dropOnReport?: boolean } = {}): Promise<T> {
+  const keepMs = ttl()
+  if (keepMs === 0) return load()
   listen()
   let org = entries.get(organizationId)
   const hit = org?.get(key)
-  if (hit && now - hit.at < ORG_READ_CACHE_MS && now >= hit.at) return hit.value as Promise<T>
+  if (hit && now - hit.at < keepMs && now >= hit.at) return hit.value as Promise<T>
   if (!org || org.size >= MAX_ENTRIES_PER_ORG) entries.set(organizationId, (org = new Map()))
   const value = load()
   const map = org
