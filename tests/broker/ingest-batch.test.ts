@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import { agentCallSchemas, type UpdateClientStateRequest } from '../../broker/protocol'
 import { DomainError } from '../../app/domain/errors'
 import { drainIngest, ingestCall, ingestPresence } from '../../app/domain/agents/ingest.server'
+import { ingestRaw } from '../../app/domain/agents/ingest-raw.server'
 import { prisma } from '../../app/utils/db.server'
 
 let serial = 0
@@ -91,4 +92,23 @@ test('a batch of many agents stores every one of them: last seen, presence, usag
   // ids sort like their creation time (agent events go in at the end of their primary-key index)
   expect(events.every((e) => /^[-\w]{20}$/.test(e.id))).toBe(true)
   for (const a of events) for (const b of events) if (a.createdAt < b.createdAt) expect(a.id < b.id).toBe(true)
+})
+
+test('a raw payload that is not valid JSON or fails validation is refused alone inside its batch', async () => {
+  const [agent, other] = await Promise.all([newAgent(), newAgent()])
+  const bytes = (value: unknown) => new Uint8Array(Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)))
+  const meta = { ip: '127.0.0.1', receivedAt: new Date() }
+  const [valid, malformed, invalid] = await Promise.all([
+    ingestRaw(agent.id, 'updateClientState', bytes({ ...stateOf('Stage R', 5), requestId: 'r-1' }), meta),
+    ingestRaw(other.id, 'updateClientState', bytes('{"systems": ['), meta),
+    ingestRaw(other.id, 'updateClientState', bytes({ requestId: 'r-3', systems: 'none' }), meta),
+  ])
+  expect(JSON.parse(valid.response)).toMatchObject({ requestId: 'r-1', ok: true, result: { systems: 1, devices: 1 } })
+  expect(valid.refusal).toBeUndefined()
+  expect(JSON.parse(malformed.response)).toMatchObject({ requestId: null, ok: false, error: { code: 'invalid-json' } })
+  const refused = JSON.parse(invalid.response)
+  expect(refused).toMatchObject({ requestId: 'r-3', ok: false, error: { code: 'invalid-payload' } })
+  expect(refused.error.issues.length).toBeGreaterThan(0)
+  expect(await storedState(agent.id)).toMatchObject({ tiles: 5, usage: 1, events: 1 })
+  expect(await storedState(other.id)).toMatchObject({ usage: 0, events: 0 })
 })

@@ -24,6 +24,13 @@ const errorResponse = (requestId: string | null, code: string, message: string, 
   error: { code, message, ...(issues ? { issues } : {}) },
 })
 
+/** A request refused while parsing or validating it (inside its batch): the outcome to answer with. */
+class RefusedRequest extends Error {
+  constructor(readonly outcome: RawOutcome) {
+    super(outcome.refusal)
+  }
+}
+
 export async function ingestRaw(agentId: string, call: IngestCall, payload: Uint8Array, meta: CallMeta): Promise<RawOutcome> {
   let requestId: string | null = null
   const refuse = (code: string, message: string, issues?: { path: string; message: string }[]): RawOutcome => ({
@@ -31,23 +38,28 @@ export async function ingestRaw(agentId: string, call: IngestCall, payload: Uint
     refusal: `${call}: ${code}: ${message}`,
   })
   if (payload.byteLength > maxPayloadBytes(call)) return refuse('payload-too-large', `${call} payload of ${payload.byteLength} bytes exceeds ${maxPayloadBytes(call)} bytes`)
-  let json: unknown
-  try {
-    json = JSON.parse(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8'))
-  } catch {
-    return refuse('invalid-json', 'Payload is not valid JSON')
+  // Parsed and validated when its batch runs: until then the request holds only its bytes.
+  const prepare = () => {
+    let json: unknown
+    try {
+      json = JSON.parse(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8'))
+    } catch {
+      throw new RefusedRequest(refuse('invalid-json', 'Payload is not valid JSON'))
+    }
+    if (json && typeof json === 'object' && typeof (json as { requestId?: unknown }).requestId === 'string') requestId = (json as { requestId: string }).requestId.slice(0, 64)
+    // zod's result, by a compiled fast path (ingest-validate.server.ts) unless the payload is invalid
+    const parsed = fastSafeParse(agentCallSchemas[call].request, json)
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
+      throw new RefusedRequest(refuse('invalid-payload', issues[0] ? `${issues[0].path || 'payload'}: ${issues[0].message}` : 'Invalid payload', issues))
+    }
+    return parsed.data as never
   }
-  if (json && typeof json === 'object' && typeof (json as { requestId?: unknown }).requestId === 'string') requestId = (json as { requestId: string }).requestId.slice(0, 64)
-  // zod's result, by a compiled fast path (ingest-validate.server.ts) unless the payload is invalid
-  const parsed = fastSafeParse(agentCallSchemas[call].request, json)
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
-    return refuse('invalid-payload', issues[0] ? `${issues[0].path || 'payload'}: ${issues[0].message}` : 'Invalid payload', issues)
-  }
   try {
-    const result = await ingestCall(agentId, call, parsed.data as never, meta)
+    const result = await ingestCall(agentId, call, prepare, meta)
     return { response: JSON.stringify({ requestId, ok: true, result }) }
   } catch (error) {
+    if (error instanceof RefusedRequest) return error.outcome
     if (error instanceof DomainError) return refuse(error.code, error.message)
     return {
       response: JSON.stringify(errorResponse(requestId, 'internal', 'The request could not be stored; it will be retried')),

@@ -146,8 +146,8 @@ function prepareStatements(db: Database) {
     ),
     historyCount: sql(`SELECT COUNT(*) AS "n" FROM "IssueHistory" WHERE "issueId" = ?`),
 
-    // Per-batch totals, many rows per statement (bulkStatement): one statement per row was about a
-    // fifth of the worker's statement time for an unchanged report.
+    // Per-batch totals, many rows per statement (bulkStatement) rather than a statement per row:
+    // for an unchanged report these are most of the rows a message writes.
     agentsSeen: bulkStatement(db, 1, (rows) => `UPDATE "Agent" SET "lastSeen" = ?, "updatedAt" = ? WHERE "id" IN (${placeholders(rows, 1)})`),
     agentsOnline: bulkStatement(db, 1, (rows) => `UPDATE "Agent" SET "online" = ?, "updatedAt" = ? WHERE "id" IN (${placeholders(rows, 1)})`),
     usageAddRows: bulkStatement(

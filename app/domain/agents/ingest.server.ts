@@ -552,6 +552,13 @@ function settle(jobs: Job[], outcomes: Outcome[]) {
   })
 }
 
+/** A message whose payload was refused (its `prepare` threw) before it wrote anything; `reason` is what was thrown. */
+class Refused extends Error {
+  constructor(readonly reason: unknown) {
+    super('refused')
+  }
+}
+
 /** A message failed inside the fast (savepoint-free) attempt at a batch. */
 class MessageFailed extends Error {}
 
@@ -584,7 +591,9 @@ function commitOnce(db: Database, jobs: Job[], savepoints: boolean): Outcome[] {
       if (!runAlone) {
         try {
           return { ok: true, value: job.run(batch) }
-        } catch {
+        } catch (error) {
+          // refused before it wrote anything: the others go on
+          if (error instanceof Refused) return { ok: false, error: error.reason }
           throw new MessageFailed()
         }
       }
@@ -592,7 +601,7 @@ function commitOnce(db: Database, jobs: Job[], savepoints: boolean): Outcome[] {
         return { ok: true, value: runAlone(job) }
       } catch (error) {
         agents.delete(job.agentId)
-        return { ok: false, error }
+        return { ok: false, error: error instanceof Refused ? error.reason : error }
       }
     })
     writeBatchTotals(batch)
@@ -631,14 +640,30 @@ export async function drainIngest() {
 
 // ---------------------------------------------------------------------------- entry points
 
-/** Runs one validated agent call through the queue; settles after its commit. */
-export async function ingestCall<C extends IngestCall>(agentId: string, call: C, payload: AgentCallPayload<C>, meta: CallMeta): Promise<AgentCallResult<C>> {
+/**
+ * Runs one agent call through the queue; settles after its commit. `payload` is the validated
+ * payload, or a function that produces it inside the batch (ingest-raw.server.ts parses there, so
+ * a waiting request holds only its bytes, not a parsed report that would outlive a young-generation
+ * collection); what that function throws rejects this call alone.
+ */
+export async function ingestCall<C extends IngestCall>(
+  agentId: string,
+  call: C,
+  payload: AgentCallPayload<C> | (() => AgentCallPayload<C>),
+  meta: CallMeta,
+): Promise<AgentCallResult<C>> {
   const handler = handlers[call] as Handler<C>
   // A lookup can be asynchronous, the batch is not: resolve it first, only when the address is new.
   const location = meta.ip && agents.get(agentId)?.lastIp !== meta.ip ? await lookupLocation(meta.ip) : null
   return enqueue(agentId, (batch) => {
+    let data: AgentCallPayload<C>
+    try {
+      data = typeof payload === 'function' ? payload() : payload
+    } catch (error) {
+      throw new Refused(error)
+    }
     const agent = loadAgent(batch.sql, agentId)
-    const result = handler({ batch, agentId, agent, meta, location }, payload)
+    const result = handler({ batch, agentId, agent, meta, location }, data)
     // updateClientState counts itself (it knows its systems); the rest are agent-wide.
     if (call !== 'updateClientState') countCall(batch, agentId, agent, call, null)
     return result
