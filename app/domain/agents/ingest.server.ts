@@ -13,7 +13,6 @@
  * ids, date text, opening a connection); a PostgreSQL implementation exports the same names.
  */
 import type Database from 'better-sqlite3'
-import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
   type AgentCall,
@@ -39,6 +38,7 @@ import {
 } from './derived'
 import { ENROLLMENT_CODE_VALIDITY_MS, formatEnrollmentCode, generateEnrollmentCode } from './enrollment-code'
 import { lookupLocation, type Location } from './geoip.server'
+import { valueHash } from './value-hash'
 import { ingestDatabase } from './ingest-sql-pg.server'
 import { newId, newOrderedId, sqlDate, statementsOf, type AgentRow, type DeviceRow, type IngestStatements, type IssueRow, type SystemRow } from './ingest-sql.server'
 
@@ -139,11 +139,10 @@ function loadAgent(sql: IngestStatements, agentId: string): CachedAgent {
   return agent
 }
 
-const digest = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('base64')
 
 const deviceSignature = (d: DeviceRow) =>
-  digest([d.component, d.product, d.serial, d.name, d.parentKey, d.versionSoftware, d.versionFirmware, d.properties, d.count])
-const issueSignature = (i: { component: string; deviceKey: string | null; message: string; severity: number }) => digest([i.component, i.deviceKey, i.message, i.severity])
+  valueHash([d.component, d.product, d.serial, d.name, d.parentKey, d.versionSoftware, d.versionFirmware, d.properties, d.count])
+const issueSignature = (i: { component: string; deviceKey: string | null; message: string; severity: number }) => valueHash([i.component, i.deviceKey, i.message, i.severity])
 const issueCacheKey = (kind: IssueKind, key: string) => `${kind}\u0000${key}`
 
 function loadSystemContent(sql: IngestStatements, system: CachedSystem) {
@@ -324,7 +323,7 @@ function upsertSystem({ batch, agentId, agent, meta }: CallContext, report: Syst
     noteChange(batch, agent.organizationId, 'system', system.id)
   }
   const content = loadSystemContent(sql, system)
-  const deviceList = digest(report.devices)
+  const deviceList = valueHash(report.devices)
   if (deviceList !== system.deviceList && syncDevices(batch, system.id, content.devices, report.devices)) noteChange(batch, agent.organizationId, 'system', system.id)
   system.deviceList = deviceList
   if (syncIssues(batch, system.id, content.issues, report, meta.receivedAt)) noteChange(batch, agent.organizationId, 'issue', system.id)
