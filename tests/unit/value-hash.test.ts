@@ -15,7 +15,7 @@ test('any change of a device list changes its hash', () => {
   const base = valueHash(devices())
   const changed = [
     (d: ReturnType<typeof devices>) => (d[1].count = 4),
-    (d: ReturnType<typeof devices>) => (d[0].properties.inputSource = 'HDMI 2'),
+    (d: ReturnType<typeof devices>) => ((d[0].properties as { inputSource: string }).inputSource = 'HDMI 2'),
     (d: ReturnType<typeof devices>) => (d[0].name = 'Processor '),
     (d: ReturnType<typeof devices>) => d.reverse(),
     (d: ReturnType<typeof devices>) => d.pop(),
