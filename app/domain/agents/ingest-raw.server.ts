@@ -35,11 +35,14 @@ function refusal(call: IngestCall, requestId: string | null, code: string, messa
   return { response: JSON.stringify(errorResponse(requestId, code, message, issues)), refusal: `${call}: ${code}: ${message}` }
 }
 
+/** Decodes like Buffer#toString('utf8'): a byte order mark is kept (and refused by JSON.parse). */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true })
+
 /** JSON parse and validation; `request.requestId` is set as soon as it is known (refusals carry it). */
 function parseRequest(call: IngestCall, payload: Uint8Array, request: { requestId: string | null }) {
   let json: unknown
   try {
-    json = JSON.parse(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8'))
+    json = JSON.parse(utf8.decode(payload))
   } catch {
     throw new RefusedRequest(refusal(call, null, 'invalid-json', 'Payload is not valid JSON'))
   }
