@@ -212,6 +212,18 @@ export function statementsOf(db: Database): IngestStatements {
 }
 
 /**
+ * WAL pages after which a commit checkpoints (SQLite's default is 1,000). With `synchronous =
+ * NORMAL` a checkpoint fsyncs the WAL and the database file inside the commit that triggers it,
+ * i.e. in the ingest worker's batch, stalling every message in flight; ingest writes ~0.65 pages
+ * per state report (mostly agent event index leaves), so at 1,000 pages that happened every
+ * ~1,500 reports. At 10,000 (a WAL of up to 40 MB) it happens a tenth as often, and a page
+ * rewritten many times between two checkpoints is copied once. Prisma's connection uses the same
+ * value (db.server.ts tuneDatabase), or its rare commits would find the WAL past its own threshold
+ * and checkpoint on the web thread.
+ */
+export const WAL_CHECKPOINT_PAGES = 10_000
+
+/**
  * The ingest worker's own connection (ingest-thread.server.ts). A second writer next to Prisma's
  * connection works because both wait for the write lock (busy_timeout) and both take it when a
  * transaction begins (BEGIN IMMEDIATE: ingest's `.immediate()`, Prisma's via db.server.ts), so no
@@ -223,5 +235,6 @@ export function openIngestDatabase(databaseUrl: string): Database {
   db.pragma('synchronous = NORMAL')
   db.pragma('busy_timeout = 5000')
   db.pragma('foreign_keys = ON')
+  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`)
   return db
 }
