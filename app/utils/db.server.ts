@@ -101,6 +101,8 @@ export async function tuneDatabase() {
   await prisma.$queryRawUnsafe('PRAGMA synchronous = NORMAL')
   await prisma.$queryRawUnsafe('PRAGMA busy_timeout = 5000')
   await prisma.$queryRawUnsafe('PRAGMA foreign_keys = ON')
+  // checkpoints as rarely as ingest's connection (ingest-sql.server.ts WAL_CHECKPOINT_PAGES)
+  await prisma.$queryRawUnsafe('PRAGMA wal_autocheckpoint = 10000')
   // 64 MB of page cache (default 2 MB): fleet pages join thousands of agent rows per request
   await prisma.$queryRawUnsafe('PRAGMA cache_size = -65536')
 }

@@ -1,7 +1,8 @@
 import { expect, test } from 'vitest'
 import { agentCallSchemas, type UpdateClientStateRequest } from '../../broker/protocol'
 import { DomainError } from '../../app/domain/errors'
-import { drainIngest, ingestCall } from '../../app/domain/agents/ingest.server'
+import { drainIngest, ingestCall, ingestPresence } from '../../app/domain/agents/ingest.server'
+import { ingestRaw } from '../../app/domain/agents/ingest-raw.server'
 import { prisma } from '../../app/utils/db.server'
 
 let serial = 0
@@ -70,4 +71,44 @@ test('an unchanged report rewrites nothing but a changed device is stored', asyn
   expect(await prisma.device.findFirstOrThrow({ where: { system: { agentId: agent.id } } })).toEqual(device)
   await report(agent.id, stateOf('Stage C', 30))
   expect(await storedState(agent.id)).toMatchObject({ tiles: 30, usage: 3, events: 3 })
+})
+
+test('a batch of many agents stores every one of them: last seen, presence, usage and one event each, events in order', async () => {
+  // more agents than one multi-row statement takes (64), so the rows are split over several
+  const agents = await Promise.all(Array.from({ length: 70 }, () => newAgent()))
+  await Promise.all(agents.map((a) => ingestPresence(a.id, true, {})))
+  await Promise.all(agents.map((a, i) => report(a.id, stateOf(`Stage ${i}`, i + 1))))
+  await Promise.all(agents.map((a, i) => report(a.id, stateOf(`Stage ${i}`, i + 1))))
+  for (const [i, agent] of agents.entries()) {
+    const stored = await storedState(agent.id)
+    expect(stored).toMatchObject({ tiles: i + 1, usage: 2, events: 2, alerts: 1 })
+    expect(stored.lastSeen).not.toBeNull()
+  }
+  const ids = agents.map((a) => a.id)
+  expect(await prisma.agent.count({ where: { id: { in: ids }, online: true } })).toBe(70)
+  const events = await prisma.agentEvent.findMany({ where: { agentId: { in: ids } }, orderBy: { createdAt: 'asc' } })
+  expect(events).toHaveLength(140)
+  expect(new Set(events.map((e) => e.id)).size).toBe(140)
+  // ids sort like their creation time (agent events go in at the end of their primary-key index)
+  expect(events.every((e) => /^[-\w]{20}$/.test(e.id))).toBe(true)
+  for (const a of events) for (const b of events) if (a.createdAt < b.createdAt) expect(a.id < b.id).toBe(true)
+})
+
+test('a raw payload that is not valid JSON or fails validation is refused alone inside its batch', async () => {
+  const [agent, other] = await Promise.all([newAgent(), newAgent()])
+  const bytes = (value: unknown) => new Uint8Array(Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)))
+  const meta = { ip: '127.0.0.1', receivedAt: new Date() }
+  const [valid, malformed, invalid] = await Promise.all([
+    ingestRaw(agent.id, 'updateClientState', bytes({ ...stateOf('Stage R', 5), requestId: 'r-1' }), meta),
+    ingestRaw(other.id, 'updateClientState', bytes('{"systems": ['), meta),
+    ingestRaw(other.id, 'updateClientState', bytes({ requestId: 'r-3', systems: 'none' }), meta),
+  ])
+  expect(JSON.parse(valid.response)).toMatchObject({ requestId: 'r-1', ok: true, result: { systems: 1, devices: 1 } })
+  expect(valid.refusal).toBeUndefined()
+  expect(JSON.parse(malformed.response)).toMatchObject({ requestId: null, ok: false, error: { code: 'invalid-json' } })
+  const refused = JSON.parse(invalid.response)
+  expect(refused).toMatchObject({ requestId: 'r-3', ok: false, error: { code: 'invalid-payload' } })
+  expect(refused.error.issues.length).toBeGreaterThan(0)
+  expect(await storedState(agent.id)).toMatchObject({ tiles: 5, usage: 1, events: 1 })
+  expect(await storedState(other.id)).toMatchObject({ usage: 0, events: 0 })
 })

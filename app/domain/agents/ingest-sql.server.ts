@@ -12,21 +12,43 @@
  * `sqlDate`, the row types): a PostgreSQL implementation (ingest-sql-pg.server.ts) exports the same.
  */
 import { randomFillSync } from 'node:crypto'
-import Database from 'better-sqlite3'
+import Database, { type Statement } from 'better-sqlite3'
 
 /** Random bytes fetched in bulk: every message needs two or more fresh ids. */
 const ID_BYTES = 15
 const idPool = Buffer.alloc(ID_BYTES * 1024)
 let idOffset = idPool.length
-/** A row id like Prisma's nanoid(20): 20 url-safe random characters. */
-export function newId(): string {
+/** The offset of ID_BYTES fresh random bytes in idPool. */
+function randomOffset(): number {
   if (idOffset === idPool.length) {
     randomFillSync(idPool)
     idOffset = 0
   }
   idOffset += ID_BYTES
-  return idPool.toString('base64url', idOffset - ID_BYTES, idOffset)
+  return idOffset - ID_BYTES
 }
+/** A row id like Prisma's nanoid(20): 20 url-safe random characters. */
+export function newId(): string {
+  const at = randomOffset()
+  return idPool.toString('base64url', at, at + ID_BYTES)
+}
+
+/** nanoid's url-safe characters in ASCII order, so that ids compare like the numbers they encode. */
+const ORDERED_ALPHABET = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz'
+/**
+ * An id of 20 url-safe characters like newId(), whose first 8 encode the millisecond `now`:
+ * rows of an append-only table (agent events) then go in at the end of its primary-key index
+ * instead of at a random place in it (one more dirty index page per event in every commit).
+ * The other 12 characters are random (72 bits).
+ */
+export function newOrderedId(now = Date.now()): string {
+  let id = ''
+  for (let i = 0, t = now; i < 8; i++, t = Math.floor(t / 64)) id = ORDERED_ALPHABET[t % 64] + id
+  const at = randomOffset()
+  for (let i = 0; i < 12; i++) id += ORDERED_ALPHABET[idPool[at + i] & 63]
+  return id
+}
+
 /** The text the Prisma SQLite adapter stores for a DateTime. */
 export const sqlDate = (time: Date | number) => new Date(time).toISOString().replace('Z', '+00:00')
 
@@ -86,8 +108,6 @@ function prepareStatements(db: Database) {
        "locationLookupIp" = COALESCE(@lookupIp, "locationLookupIp"), "updatedAt" = @now WHERE "id" = @id`,
     ),
     agentConfigSet: sql(`UPDATE "Agent" SET "config" = ?, "updatedAt" = ? WHERE "id" = ?`),
-    agentSeen: sql(`UPDATE "Agent" SET "lastSeen" = ?, "updatedAt" = ? WHERE "id" = ?`),
-    agentOnline: sql(`UPDATE "Agent" SET "online" = ?, "updatedAt" = ? WHERE "id" = ?`),
     enrollmentCodeInsert: sql(`INSERT INTO "EnrollmentCode" ("id", "agentId", "code", "createdAt") VALUES (?, ?, ?, ?)`),
 
     systemsOfAgent: sql(
@@ -126,11 +146,54 @@ function prepareStatements(db: Database) {
     ),
     historyCount: sql(`SELECT COUNT(*) AS "n" FROM "IssueHistory" WHERE "issueId" = ?`),
 
-    usageAdd: sql(
-      `INSERT INTO "UsageCounter" ("id", "agentId", "organizationId", "hour", "call", "count") VALUES (?, ?, ?, ?, ?, ?)
+    // Per-batch totals, many rows per statement (bulkStatement) rather than a statement per row:
+    // for an unchanged report these are most of the rows a message writes.
+    agentsSeen: bulkStatement(db, 1, (rows) => `UPDATE "Agent" SET "lastSeen" = ?, "updatedAt" = ? WHERE "id" IN (${placeholders(rows, 1)})`),
+    agentsOnline: bulkStatement(db, 1, (rows) => `UPDATE "Agent" SET "online" = ?, "updatedAt" = ? WHERE "id" IN (${placeholders(rows, 1)})`),
+    usageAddRows: bulkStatement(
+      db,
+      6,
+      (rows) => `INSERT INTO "UsageCounter" ("id", "agentId", "organizationId", "hour", "call", "count") VALUES ${placeholders(rows, 6)}
        ON CONFLICT ("agentId", "hour", "call") DO UPDATE SET "count" = "count" + excluded."count"`,
     ),
-    eventInsert: sql(`INSERT INTO "AgentEvent" ("id", "organizationId", "agentId", "type", "systemId", "projectIds", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?)`),
+    eventInsertRows: bulkStatement(
+      db,
+      7,
+      (rows) => `INSERT INTO "AgentEvent" ("id", "organizationId", "agentId", "type", "systemId", "projectIds", "createdAt") VALUES ${placeholders(rows, 7)}`,
+    ),
+  }
+}
+
+/** `(?, ?), (?, ?)` for rows of `width` values; a bare list `?, ?` when width is 1. */
+function placeholders(rows: number, width: number): string {
+  const row = Array.from({ length: width }, () => '?').join(', ')
+  return Array.from({ length: rows }, () => (width === 1 ? row : `(${row})`)).join(', ')
+}
+
+/** Rows per statement, largest first: a batch's rows go in as few statements as these sizes allow. */
+const BULK_SIZES = [64, 16, 4, 1]
+
+/**
+ * A statement over many rows (multi-row INSERT, `IN` list), prepared once per size in BULK_SIZES.
+ * The returned function takes the rows' values flattened (`width` per row) and values that come
+ * before them in every statement (`leading`, e.g. the timestamp of an UPDATE ... IN).
+ */
+function bulkStatement(db: Database, width: number, build: (rows: number) => string) {
+  const bySize = new Map<number, Statement>()
+  const statement = (rows: number) => {
+    let prepared = bySize.get(rows)
+    if (!prepared) {
+      prepared = db.prepare(build(rows)).safeIntegers(false)
+      bySize.set(rows, prepared)
+    }
+    return prepared
+  }
+  return (values: unknown[], leading: unknown[] = []) => {
+    const rows = values.length / width
+    let row = 0
+    for (const size of BULK_SIZES) {
+      for (; rows - row >= size; row += size) statement(size).run(...leading, ...values.slice(row * width, (row + size) * width))
+    }
   }
 }
 
@@ -149,6 +212,18 @@ export function statementsOf(db: Database): IngestStatements {
 }
 
 /**
+ * WAL pages after which a commit checkpoints (SQLite's default is 1,000). With `synchronous =
+ * NORMAL` a checkpoint fsyncs the WAL and the database file inside the commit that triggers it,
+ * i.e. in the ingest worker's batch, stalling every message in flight; ingest writes ~0.65 pages
+ * per state report (mostly agent event index leaves), so at 1,000 pages that happened every
+ * ~1,500 reports. At 10,000 (a WAL of up to 40 MB) it happens a tenth as often, and a page
+ * rewritten many times between two checkpoints is copied once. Prisma's connection uses the same
+ * value (db.server.ts tuneDatabase), or its rare commits would find the WAL past its own threshold
+ * and checkpoint on the web thread.
+ */
+export const WAL_CHECKPOINT_PAGES = 10_000
+
+/**
  * The ingest worker's own connection (ingest-thread.server.ts). A second writer next to Prisma's
  * connection works because both wait for the write lock (busy_timeout) and both take it when a
  * transaction begins (BEGIN IMMEDIATE: ingest's `.immediate()`, Prisma's via db.server.ts), so no
@@ -160,5 +235,6 @@ export function openIngestDatabase(databaseUrl: string): Database {
   db.pragma('synchronous = NORMAL')
   db.pragma('busy_timeout = 5000')
   db.pragma('foreign_keys = ON')
+  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`)
   return db
 }

@@ -42,10 +42,16 @@ function send() {
   changes = []
   port.postMessage(message)
 }
+/**
+ * Replies go out as soon as the batch that settled them has run its promise callbacks: a tick
+ * queued from those callbacks runs after all of them, and before the next batch (a setImmediate)
+ * starts. With setImmediate here, the next batch ran first whenever the queue was not empty, so at
+ * saturation every PUBACK waited for one more batch.
+ */
 function schedule() {
   if (scheduled) return
   scheduled = true
-  setImmediate(send)
+  process.nextTick(send)
 }
 
 // on PostgreSQL the synchronous stand-in (blocking this thread, never the broker's) takes SQLite's place

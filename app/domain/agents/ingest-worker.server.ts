@@ -5,8 +5,8 @@
  * runs the same engine (ingest.server.ts) in this thread on Prisma's connection instead.
  *
  * Requests are posted to the worker once per turn of the event loop (one message for everything
- * the broker read in that I/O phase); raw payloads are copied once into a buffer that is then
- * transferred, not cloned. The worker posts back replies and the change events of each committed
+ * the broker read in that I/O phase); raw payloads are copied once into a chunk of that turn that
+ * is then transferred, not cloned. The worker posts back replies and the change events of each committed
  * batch, which are emitted here so the main thread's subscribers (live views, notifications,
  * config push) see them as ingest's own. Change events others emit here go to the worker so its
  * caches forget what changed.
@@ -48,6 +48,10 @@ const RESTART_BACKOFF_MS = 1000
  */
 const YOUNG_GENERATION_MB = Number(process.env.INGEST_WORKER_YOUNG_MB ?? 32)
 
+/** Bounds of a chunk that payloads of one turn are copied into (bytes). */
+const MIN_CHUNK = 4 * 1024
+const MAX_CHUNK = 1024 * 1024
+
 class IngestWorker {
   private worker: Worker | null = null
   private startedAt = 0
@@ -55,6 +59,11 @@ class IngestWorker {
   private readonly pending = new Map<number, Pending>()
   private outbox: WorkerRequest[] = []
   private transfer: ArrayBuffer[] = []
+  /** where this turn's payloads are copied: transferred with the turn's message, one transfer for many payloads */
+  private chunk: Uint8Array | null = null
+  private chunkUsed = 0
+  private turnBytes = 0
+  private lastTurnBytes = 0
   private scheduled = false
   private stopped = false
   private restarts = 0
@@ -119,15 +128,36 @@ class IngestWorker {
     this.worker?.postMessage(message)
   }
 
-  request<T>(request: NewRequest, transfer?: ArrayBuffer): Promise<T> {
+  request<T>(request: NewRequest): Promise<T> {
     if (this.stopped) return Promise.reject(new Error('Ingest is stopped'))
     const id = this.nextId++
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
       this.outbox.push({ ...request, id } as WorkerRequest)
-      if (transfer) this.transfer.push(transfer)
       this.scheduleSend()
     })
+  }
+
+  /**
+   * A copy of `payload` (a view into the socket's read buffer) in this turn's chunk. Transferring
+   * one buffer per request cost about three times the copy (a detached buffer and a new one on
+   * the other side each); views into one transferred chunk arrive as views into it.
+   */
+  copyPayload(payload: Uint8Array): Uint8Array {
+    const size = payload.byteLength
+    if (!this.chunk || this.chunkUsed + size > this.chunk.byteLength) {
+      // sized by the previous turn's bytes: one chunk per turn at a steady load
+      const expected = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, this.lastTurnBytes - this.turnBytes))
+      const buffer = new ArrayBuffer(Math.max(size, expected))
+      this.chunk = new Uint8Array(buffer)
+      this.chunkUsed = 0
+      this.transfer.push(buffer)
+    }
+    const copy = this.chunk.subarray(this.chunkUsed, this.chunkUsed + size)
+    copy.set(payload)
+    this.chunkUsed += size
+    this.turnBytes += size
+    return copy
   }
 
   /** Everything requested during one I/O phase goes to the worker in one message. */
@@ -141,6 +171,9 @@ class IngestWorker {
       this.worker.postMessage(message, this.transfer)
       this.outbox = []
       this.transfer = []
+      this.chunk = null
+      this.lastTurnBytes = this.turnBytes
+      this.turnBytes = 0
     })
   }
 
@@ -198,8 +231,8 @@ export function ingest<C extends IngestCall>(agentId: string, call: C, payload: 
 export function ingestReceived(agentId: string, call: IngestCall, payload: Buffer, meta: CallMeta): Promise<RawOutcome> {
   if (!ingestWorkerEnabled()) return ingestRaw(agentId, call, payload, meta)
   // The payload is a view into the socket's read buffer: copy it once, then hand the copy over.
-  const copy = new Uint8Array(payload)
-  return worker().request({ kind: 'raw', agentId, call, payload: copy, meta }, copy.buffer)
+  const service = worker()
+  return service.request({ kind: 'raw', agentId, call, payload: service.copyPayload(payload), meta })
 }
 
 export function ingestServed(agentId: string, call: AgentCall): Promise<void> {

@@ -13,7 +13,6 @@
  * ids, date text, opening a connection); a PostgreSQL implementation exports the same names.
  */
 import type Database from 'better-sqlite3'
-import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
   type AgentCall,
@@ -35,13 +34,13 @@ import {
   NO_SEVERITY,
   isIssueActive,
   storeTunnelStatus,
-  summarizeIssues,
   worseSeverity,
 } from './derived'
 import { ENROLLMENT_CODE_VALIDITY_MS, formatEnrollmentCode, generateEnrollmentCode } from './enrollment-code'
 import { lookupLocation, type Location } from './geoip.server'
+import { valueHash } from './value-hash'
 import { ingestDatabase } from './ingest-sql-pg.server'
-import { newId, sqlDate, statementsOf, type AgentRow, type DeviceRow, type IngestStatements, type IssueRow, type SystemRow } from './ingest-sql.server'
+import { newId, newOrderedId, sqlDate, statementsOf, type AgentRow, type DeviceRow, type IngestStatements, type IssueRow, type SystemRow } from './ingest-sql.server'
 
 export type CallMeta = { ip: string | null; receivedAt: Date }
 
@@ -71,6 +70,8 @@ type CachedAgent = {
   lastIp: string | null
   summary: Summary
   systems: Map<string, CachedSystem>
+  /** the projectIds of its last agent event and the systems they were computed for (null = all) */
+  eventProjects: { key: string | null; json: string } | null
 }
 
 const agents = new Map<string, CachedAgent>()
@@ -132,16 +133,16 @@ function loadAgent(sql: IngestStatements, agentId: string): CachedAgent {
     lastIp: row.lastIp,
     summary: summaryOf(row),
     systems: new Map(systems.map((s) => [s.key, { id: s.id, name: s.name, projectId: s.projectId, devices: null, deviceList: null, issues: null, summary: summaryOf(s) }])),
+    eventProjects: null,
   }
   agents.set(agentId, agent)
   return agent
 }
 
-const digest = (value: unknown) => createHash('sha1').update(JSON.stringify(value)).digest('base64')
 
 const deviceSignature = (d: DeviceRow) =>
-  digest([d.component, d.product, d.serial, d.name, d.parentKey, d.versionSoftware, d.versionFirmware, d.properties, d.count])
-const issueSignature = (i: { component: string; deviceKey: string | null; message: string; severity: number }) => digest([i.component, i.deviceKey, i.message, i.severity])
+  valueHash([d.component, d.product, d.serial, d.name, d.parentKey, d.versionSoftware, d.versionFirmware, d.properties, d.count])
+const issueSignature = (i: { component: string; deviceKey: string | null; message: string; severity: number }) => valueHash([i.component, i.deviceKey, i.message, i.severity])
 const issueCacheKey = (kind: IssueKind, key: string) => `${kind}\u0000${key}`
 
 function loadSystemContent(sql: IngestStatements, system: CachedSystem) {
@@ -164,6 +165,8 @@ type Batch = {
   now: Date
   /** `now` as stored */
   nowText: string
+  /** the hour of `now` as stored (usage counters) */
+  hour: string
   sql: IngestStatements
   /** agents whose lastSeen moves to `now` */
   seen: Set<string>
@@ -184,21 +187,30 @@ function noteChange(batch: Batch, organizationId: string | null, kind: ChangeEve
 
 const hourOf = (date: Date) => sqlDate(Math.floor(date.getTime() / 3_600_000) * 3_600_000)
 
+/** The projects of an agent event: those of the given systems (all of the agent's when null), as stored JSON. */
+function eventProjectIds(agent: CachedAgent, systemIds: string[] | null): string {
+  // an agent reports the same systems message after message: computed once per set of systems
+  const key = systemIds ? systemIds.join('\u0000') : null
+  if (agent.eventProjects && agent.eventProjects.key === key) return agent.eventProjects.json
+  const systems = [...agent.systems.values()].filter((s) => !systemIds || systemIds.includes(s.id))
+  const json = JSON.stringify([...new Set(systems.map((s) => s.projectId).filter((p): p is string => !!p))])
+  agent.eventProjects = { key, json }
+  return json
+}
+
 /** Counts one call per agent and hour and records it as an agent event (spec 01 section 9). */
 function countCall(batch: Batch, agentId: string, agent: CachedAgent, call: string, systemIds: string[] | null) {
-  const hour = hourOf(batch.now)
-  const key = `${agentId}|${hour}|${call}`
+  const hour = batch.hour
+  const key = `${agentId}|${call}`
   const usage = batch.usage.get(key) ?? { agentId, organizationId: agent.organizationId, hour, call, count: 0 }
   usage.count++
   batch.usage.set(key, usage)
-  const systems = [...agent.systems.values()].filter((s) => !systemIds || systemIds.includes(s.id))
-  const projectIds = [...new Set(systems.map((s) => s.projectId).filter((p): p is string => !!p))]
   batch.events.push({
     organizationId: agent.organizationId,
     agentId,
     type: call,
     systemId: systemIds?.length === 1 ? systemIds[0] : null,
-    projectIds: JSON.stringify(projectIds),
+    projectIds: eventProjectIds(agent, systemIds),
   })
 }
 
@@ -303,6 +315,7 @@ function upsertSystem({ batch, agentId, agent, meta }: CallContext, report: Syst
     sql.systemInsert.run(id, agentId, report.id, report.name, agent.defaultProjectId, batch.nowText, batch.nowText)
     system = { id, name: report.name, projectId: agent.defaultProjectId, devices: new Map(), deviceList: null, issues: new Map(), summary: emptySummary() }
     agent.systems.set(report.id, system)
+    agent.eventProjects = null
     noteChange(batch, agent.organizationId, 'system', system.id)
   } else if (system.name !== report.name) {
     sql.systemRename.run(report.name, batch.nowText, system.id)
@@ -310,21 +323,34 @@ function upsertSystem({ batch, agentId, agent, meta }: CallContext, report: Syst
     noteChange(batch, agent.organizationId, 'system', system.id)
   }
   const content = loadSystemContent(sql, system)
-  const deviceList = digest(report.devices)
+  const deviceList = valueHash(report.devices)
   if (deviceList !== system.deviceList && syncDevices(batch, system.id, content.devices, report.devices)) noteChange(batch, agent.organizationId, 'system', system.id)
   system.deviceList = deviceList
   if (syncIssues(batch, system.id, content.issues, report, meta.receivedAt)) noteChange(batch, agent.organizationId, 'issue', system.id)
 
-  const issues = [...content.issues.entries()]
-  const alerts = summarizeIssues(issues.filter(([key]) => key.startsWith('alert\u0000')).map(([, i]) => i))
-  const deviations = summarizeIssues(issues.filter(([key]) => key.startsWith('deviation\u0000')).map(([, i]) => i))
-  const summary = { alertsCount: alerts.count, alertsSeverity: alerts.severity, deviationsCount: deviations.count, deviationsSeverity: deviations.severity }
+  const summary = summarizeSystem(content.issues)
   if (!sameSummary(summary, system.summary)) {
     sql.systemSummary.run({ id: system.id, ...summary, now: batch.nowText })
     system.summary = summary
     noteChange(batch, agent.organizationId, 'system', system.id)
   }
   return system
+}
+
+/** Counts and worst severities of the active alerts and deviations (derived.ts summarizeIssues), without copying the issues. */
+function summarizeSystem(issues: Map<string, CachedIssue>): Summary {
+  const summary = emptySummary()
+  for (const [key, issue] of issues) {
+    if (!issue.isActive) continue
+    if (key.startsWith('alert\u0000')) {
+      summary.alertsCount++
+      summary.alertsSeverity = worseSeverity(summary.alertsSeverity, issue.severity)
+    } else {
+      summary.deviationsCount++
+      summary.deviationsSeverity = worseSeverity(summary.deviationsSeverity, issue.severity)
+    }
+  }
+  return summary
 }
 
 /** Brings the system's devices in line with the report (a full snapshot); true when anything changed. */
@@ -525,6 +551,13 @@ function settle(jobs: Job[], outcomes: Outcome[]) {
   })
 }
 
+/** A message whose payload was refused (its `prepare` threw) before it wrote anything; `reason` is what was thrown. */
+class Refused extends Error {
+  constructor(readonly reason: unknown) {
+    super('refused')
+  }
+}
+
 /** A message failed inside the fast (savepoint-free) attempt at a batch. */
 class MessageFailed extends Error {}
 
@@ -548,7 +581,7 @@ function commit(db: Database, jobs: Job[]): Outcome[] {
 
 function commitOnce(db: Database, jobs: Job[], savepoints: boolean): Outcome[] {
   const now = new Date()
-  const batch: Batch = { now, nowText: sqlDate(now), sql: statementsOf(db), seen: new Set(), presence: new Map(), usage: new Map(), events: [], changes: new Map() }
+  const batch: Batch = { now, nowText: sqlDate(now), hour: hourOf(now), sql: statementsOf(db), seen: new Set(), presence: new Map(), usage: new Map(), events: [], changes: new Map() }
   const runAlone = savepoints ? db.transaction((job: Job) => job.run(batch)) : null
   // IMMEDIATE: take the write lock up front (busy_timeout waits for it) rather than failing when a
   // read snapshot cannot be upgraded because another connection committed meanwhile.
@@ -557,7 +590,9 @@ function commitOnce(db: Database, jobs: Job[], savepoints: boolean): Outcome[] {
       if (!runAlone) {
         try {
           return { ok: true, value: job.run(batch) }
-        } catch {
+        } catch (error) {
+          // refused before it wrote anything: the others go on
+          if (error instanceof Refused) return { ok: false, error: error.reason }
           throw new MessageFailed()
         }
       }
@@ -565,7 +600,7 @@ function commitOnce(db: Database, jobs: Job[], savepoints: boolean): Outcome[] {
         return { ok: true, value: runAlone(job) }
       } catch (error) {
         agents.delete(job.agentId)
-        return { ok: false, error }
+        return { ok: false, error: error instanceof Refused ? error.reason : error }
       }
     })
     writeBatchTotals(batch)
@@ -575,12 +610,22 @@ function commitOnce(db: Database, jobs: Job[], savepoints: boolean): Outcome[] {
   return outcomes
 }
 
+/** Presence, last seen, usage and agent events of the whole batch, many rows per statement. */
 function writeBatchTotals(batch: Batch) {
   const { sql, nowText } = batch
-  for (const [agentId, online] of batch.presence) sql.agentOnline.run(online ? 1 : 0, nowText, agentId)
-  for (const agentId of batch.seen) sql.agentSeen.run(nowText, nowText, agentId)
-  for (const u of batch.usage.values()) sql.usageAdd.run(newId(), u.agentId, u.organizationId, u.hour, u.call, u.count)
-  for (const e of batch.events) sql.eventInsert.run(newId(), e.organizationId, e.agentId, e.type, e.systemId, e.projectIds, nowText)
+  const online: string[] = []
+  const offline: string[] = []
+  for (const [agentId, isOnline] of batch.presence) (isOnline ? online : offline).push(agentId)
+  if (online.length) sql.agentsOnline(online, [1, nowText])
+  if (offline.length) sql.agentsOnline(offline, [0, nowText])
+  if (batch.seen.size) sql.agentsSeen([...batch.seen], [nowText, nowText])
+  const usage: unknown[] = []
+  for (const u of batch.usage.values()) usage.push(newId(), u.agentId, u.organizationId, u.hour, u.call, u.count)
+  sql.usageAddRows(usage)
+  const events: unknown[] = []
+  const nowMs = batch.now.getTime()
+  for (const e of batch.events) events.push(newOrderedId(nowMs), e.organizationId, e.agentId, e.type, e.systemId, e.projectIds, nowText)
+  sql.eventInsertRows(events)
 }
 
 function announce(batch: Batch) {
@@ -594,14 +639,30 @@ export async function drainIngest() {
 
 // ---------------------------------------------------------------------------- entry points
 
-/** Runs one validated agent call through the queue; settles after its commit. */
-export async function ingestCall<C extends IngestCall>(agentId: string, call: C, payload: AgentCallPayload<C>, meta: CallMeta): Promise<AgentCallResult<C>> {
+/**
+ * Runs one agent call through the queue; settles after its commit. `payload` is the validated
+ * payload, or a function that produces it inside the batch (ingest-raw.server.ts parses there, so
+ * a waiting request holds only its bytes, not a parsed report that would outlive a young-generation
+ * collection); what that function throws rejects this call alone.
+ */
+export async function ingestCall<C extends IngestCall>(
+  agentId: string,
+  call: C,
+  payload: AgentCallPayload<C> | (() => AgentCallPayload<C>),
+  meta: CallMeta,
+): Promise<AgentCallResult<C>> {
   const handler = handlers[call] as Handler<C>
   // A lookup can be asynchronous, the batch is not: resolve it first, only when the address is new.
   const location = meta.ip && agents.get(agentId)?.lastIp !== meta.ip ? await lookupLocation(meta.ip) : null
   return enqueue(agentId, (batch) => {
+    let data: AgentCallPayload<C>
+    try {
+      data = typeof payload === 'function' ? payload() : payload
+    } catch (error) {
+      throw new Refused(error)
+    }
     const agent = loadAgent(batch.sql, agentId)
-    const result = handler({ batch, agentId, agent, meta, location }, payload)
+    const result = handler({ batch, agentId, agent, meta, location }, data)
     // updateClientState counts itself (it knows its systems); the rest are agent-wide.
     if (call !== 'updateClientState') countCall(batch, agentId, agent, call, null)
     return result
