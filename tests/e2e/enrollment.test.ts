@@ -10,7 +10,7 @@ let browser: Browser
 let fleet: Fleet | undefined
 
 beforeAll(async () => {
-  portal = await startPortal()
+  portal = await startPortal({ FLEET_READ_CACHE_MS: '5000' })
   browser = await launchBrowser()
 })
 

@@ -21,7 +21,7 @@ let browser: Browser
 let fleet: Fleet | undefined
 
 beforeAll(async () => {
-  portal = await startPortal({ FEATURE_DASHBOARDS: 'true' })
+  portal = await startPortal({ FEATURE_DASHBOARDS: 'true', FLEET_READ_CACHE_MS: '5000' })
   browser = await launchBrowser()
 })
 

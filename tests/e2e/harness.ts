@@ -39,6 +39,11 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Run
       SEED_DEMO: 'true',
       SIMULATOR_AGENTS: '0',
       PIXELFLEET_DEV_PAGES: 'true',
+      // Tests that write rows straight into the portal's database (portalDb) bypass the change
+      // events that drop the fleet read cache (decision 016); the files that never do so turn it
+      // back on (fleet, enrollment, live-first-load), and tests/integration/org-read-cache.test.ts
+      // covers its invalidation.
+      FLEET_READ_CACHE_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

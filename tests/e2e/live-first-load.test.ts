@@ -8,7 +8,7 @@ import { expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
 import { browser, newPage, portal, signInAs, withPortalAndBrowser } from './harness'
 
-withPortalAndBrowser()
+withPortalAndBrowser({ FLEET_READ_CACHE_MS: '5000' })
 
 it('opens the live stream without reloading the page, and replays a change made before it opened', async () => {
   const { context, page } = await newPage(browser, portal.url)

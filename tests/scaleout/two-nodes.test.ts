@@ -54,7 +54,7 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
     rabbit = await startRabbit(path.join(tmp, 'rabbit'), `${balancer}/broker-auth`)
     db = createTestDatabase('scaleout')
     // RELAY_INTERNAL_SECRET: the relays forward portal sessions to the node holding the agent's tunnel
-    const common = { DATABASE_URL: db.url, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', PUBLIC_URL: balancer, INGEST_PREFETCH: '50', INGEST_PARTITIONS: String(PARTITIONS), LOG_LEVEL: 'error', RELAY_INTERNAL_SECRET: 'scale-out-test-secret-shared-by-both-relays' }
+    const common = { DATABASE_URL: db.url, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', PUBLIC_URL: balancer, INGEST_PREFETCH: '50', INGEST_PARTITIONS: String(PARTITIONS), LOG_LEVEL: 'error', FLEET_READ_CACHE_MS: '5000', RELAY_INTERNAL_SECRET: 'scale-out-test-secret-shared-by-both-relays' }
     nodeA = await startPortal({ ...common, PORT: String(portA), NODE_ID: 'node-a', RELAY_NODE_ID: 'relay-a', SEED_DEMO: 'true', SIMULATOR_AGENTS: String(FLEET) })
     nodeB = await startPortal({ ...common, PORT: String(portB), NODE_ID: 'node-b', RELAY_NODE_ID: 'relay-b', SEED_DEMO: 'true', SIMULATOR_AGENTS: '0' })
     browser = await launchBrowser()
