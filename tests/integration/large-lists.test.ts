@@ -1,0 +1,110 @@
+/**
+ * Users' actions over more than a thousand rows: an id list bound beside another condition (or in
+ * an update) took one parameter per row, and SQLite takes 999 (Prisma P2029): the action failed.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { compileUserAcls } from '~/domain/access/acl.server'
+import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
+import { type UserActor } from '~/domain/actor'
+import { listAgentIssues } from '~/domain/alarms/lifecycle.server'
+import { agentDetail } from '~/domain/fleet/agent-detail.server'
+import { agentsForExport } from '~/domain/fleet/agents-table.server'
+import { bulkAgents } from '~/domain/fleet/bulk.server'
+import { deleteOrganization } from '~/domain/organizations/organizations.server'
+import { deleteProject } from '~/domain/projects/projects.server'
+import { closeStaleTunnels } from '~/domain/relay/tunnels.server'
+import { prisma } from '~/utils/db.server'
+
+const MANY = 1_050
+const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({ kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '', userAgent: '' })
+
+/** An organization whose owner is its admin, with projects Stage and Volume. */
+async function seedOrganization(key: string) {
+  const user = await prisma.user.create({ data: { email: `${key}@large-lists.test`, name: `Owner ${key}`, emailVerified: true } })
+  const org = await prisma.organization.create({ data: { name: `Large ${key}`, ownerId: user.id } })
+  await prisma.$transaction(async (tx) => {
+    await tx.accessRight.create({ data: { userId: user.id, roleId: DEFAULT_ROLE_IDS.orgAdmin, organizationId: org.id } })
+    await compileUserAcls(tx, user.id, org.id)
+  })
+  const stage = await prisma.project.create({ data: { organizationId: org.id, name: 'Stage' } })
+  const volume = await prisma.project.create({ data: { organizationId: org.id, name: 'Volume' } })
+  return { owner: actorFor(user), orgId: org.id, stage: stage.id, volume: volume.id }
+}
+
+/** `count` agents of the organization, each with `systemsEach` systems in `projectId`. */
+async function seedAgents(key: string, orgId: string, count: number, systemsEach: number, projectId: string | null) {
+  const agents = Array.from({ length: count }, (_, i) => ({ id: `${key}-${String(i).padStart(5, '0')}`, clientName: `${key} ${String(i).padStart(5, '0')}`, secretHash: 'x', organizationId: orgId, lastSeen: new Date() }))
+  await prisma.agent.createMany({ data: agents })
+  await prisma.system.createMany({ data: agents.flatMap((a) => Array.from({ length: systemsEach }, (_, s) => ({ agentId: a.id, key: `sys-${s}`, name: `${a.clientName} / ${s}`, projectId }))) })
+  return agents.map((a) => a.id)
+}
+
+describe('bulk actions on many agents', () => {
+  let f: Awaited<ReturnType<typeof seedOrganization>>
+  let ids: string[]
+  beforeAll(async () => {
+    f = await seedOrganization('bulk')
+    // one chunk of 200 agents with 6 systems each: 1,200 systems move at once
+    ids = await seedAgents('rack', f.orgId, 200, 6, f.stage)
+  })
+
+  it('assigns the 1,200 systems of 200 ticked agents to another project', async () => {
+    const summary = await bulkAgents(f.owner, { organizationId: f.orgId, operation: 'assign', projectId: f.volume, selection: { mode: 'ids', ids } })
+    expect(summary).toMatchObject({ done: 200, message: '200 assigned' })
+    expect(await prisma.system.count({ where: { projectId: f.volume } })).toBe(1_200)
+  })
+})
+
+describe('an agent with over a thousand systems', () => {
+  let f: Awaited<ReturnType<typeof seedOrganization>>
+  let agentId: string
+  beforeAll(async () => {
+    f = await seedOrganization('hub')
+    ;[agentId] = await seedAgents('hub', f.orgId, 1, MANY, f.stage)
+    const systems = await prisma.system.findMany({ where: { agentId }, select: { id: true } })
+    await prisma.issue.createMany({ data: systems.map((s) => ({ systemId: s.id, kind: 'alert', key: 'psu.failed', component: 'psu', severity: 2, message: 'PSU failed', latestAt: new Date(), isActive: true })) })
+  })
+
+  it('opens with every system and its issues', async () => {
+    const detail = await agentDetail(f.owner, f.orgId, agentId)
+    expect(detail.systems).toHaveLength(MANY)
+    const issues = await listAgentIssues(f.owner, f.orgId, agentId, 'active')
+    expect(issues.total).toBe(MANY)
+  })
+})
+
+describe('organization and project with many agents', () => {
+  it('deletes a project holding 1,050 systems: they become unassigned', async () => {
+    const f = await seedOrganization('project')
+    await seedAgents('proj', f.orgId, MANY, 1, f.stage)
+    const result = await deleteProject(f.owner, f.orgId, f.stage, true)
+    expect(result.unassignedSystems).toBe(MANY)
+  })
+
+  it('deletes an organization of 1,050 agents: they are unenrolled', async () => {
+    const f = await seedOrganization('delete')
+    await seedAgents('gone', f.orgId, MANY, 1, f.stage)
+    await deleteOrganization(f.owner, f.orgId)
+    expect(await prisma.agent.count({ where: { id: { startsWith: 'gone-' }, organizationId: null, enrolledAt: null } })).toBe(MANY)
+    expect(await prisma.system.count({ where: { agentId: { startsWith: 'gone-' }, projectId: null } })).toBe(MANY)
+  })
+
+  it('exports the agents table of 1,050 agents', async () => {
+    const f = await seedOrganization('export')
+    await seedAgents('exp', f.orgId, MANY, 2, f.stage)
+    const { rows } = await agentsForExport(f.owner, f.orgId, { filters: { name: '', product: [], version: [], input: [], connected: [] }, sorting: [] })
+    expect(rows).toHaveLength(MANY)
+  })
+})
+
+describe('relay restart', () => {
+  it('closes the 1,050 tunnels its previous run left open', async () => {
+    const f = await seedOrganization('relay')
+    const ids = await seedAgents('tun', f.orgId, MANY, 1, null)
+    await prisma.agent.updateMany({ where: { organizationId: f.orgId }, data: { tunnelStatus: 'true' } })
+    await prisma.tunnelConnection.createMany({ data: ids.map((agentId) => ({ agentId, address: '10.0.0.1', port: 22, relayNode: 'node-a' })) })
+    await closeStaleTunnels('node-a')
+    expect(await prisma.tunnelConnection.count({ where: { relayNode: 'node-a', closedAt: null } })).toBe(0)
+    expect(await prisma.agent.count({ where: { organizationId: f.orgId, tunnelStatus: 'true' } })).toBe(0)
+  })
+})
