@@ -12,6 +12,7 @@ import { agentsForExport } from '~/domain/fleet/agents-table.server'
 import { bulkAgents } from '~/domain/fleet/bulk.server'
 import { deleteOrganization } from '~/domain/organizations/organizations.server'
 import { deleteProject } from '~/domain/projects/projects.server'
+import { recompileAcls } from '~/domain/roles/roles.server'
 import { closeStaleTunnels } from '~/domain/relay/tunnels.server'
 import { prisma } from '~/utils/db.server'
 
@@ -107,4 +108,22 @@ describe('relay restart', () => {
     expect(await prisma.tunnelConnection.count({ where: { relayNode: 'node-a', closedAt: null } })).toBe(0)
     expect(await prisma.agent.count({ where: { organizationId: f.orgId, tunnelStatus: 'true' } })).toBe(0)
   })
+})
+
+describe('site administration', () => {
+  it("'Recompile ACLs' with 1,050 members holding roles, and drops the ACLs of a user left without any", async () => {
+    const f = await seedOrganization('acl')
+    const admin = await prisma.user.create({ data: { email: 'admin@large-lists.test', name: 'Admin', emailVerified: true, isAdmin: true } })
+    const members = Array.from({ length: MANY }, (_, i) => ({ id: `acl-member-${i}`, email: `member-${i}@large-lists.test`, name: `Member ${i}`, emailVerified: true }))
+    await prisma.user.createMany({ data: members })
+    await prisma.accessRight.createMany({ data: members.map((m) => ({ userId: m.id, roleId: DEFAULT_ROLE_IDS.orgViewer, organizationId: f.orgId })) })
+    // a former member: compiled ACLs left behind, no access right any more
+    const former = await prisma.user.create({ data: { email: 'former@large-lists.test', name: 'Former', emailVerified: true } })
+    await prisma.compiledAcl.create({ data: { userId: former.id, organizationId: f.orgId, projectId: '', permissions: '["org.view"]' } })
+
+    const result = await recompileAcls({ ...actorFor(admin), isSiteAdmin: true })
+    expect(result.usersCompiled).toBeGreaterThanOrEqual(MANY + 1)
+    expect(await prisma.compiledAcl.count({ where: { userId: { startsWith: 'acl-member-' } } })).toBeGreaterThanOrEqual(MANY)
+    expect(await prisma.compiledAcl.count({ where: { userId: former.id } })).toBe(0)
+  }, 120_000)
 })
