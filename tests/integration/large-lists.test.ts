@@ -6,9 +6,11 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
-import { listAgentIssues } from '~/domain/alarms/lifecycle.server'
+import { listAgentIssues, listProjectIssues } from '~/domain/alarms/lifecycle.server'
 import { agentDetail } from '~/domain/fleet/agent-detail.server'
-import { agentsForExport } from '~/domain/fleet/agents-table.server'
+import { agentsForExport, agentsTable } from '~/domain/fleet/agents-table.server'
+import { projectDevices, projectIssues } from '~/domain/fleet/project.server'
+import { projectRootCauses } from '~/domain/rootcause/views.server'
 import { bulkAgents } from '~/domain/fleet/bulk.server'
 import { deleteOrganization } from '~/domain/organizations/organizations.server'
 import { deleteProject } from '~/domain/projects/projects.server'
@@ -126,4 +128,37 @@ describe('site administration', () => {
     expect(await prisma.compiledAcl.count({ where: { userId: { startsWith: 'acl-member-' } } })).toBeGreaterThanOrEqual(MANY)
     expect(await prisma.compiledAcl.count({ where: { userId: former.id } })).toBe(0)
   }, 120_000)
+})
+
+describe('an organization of 1,050 projects', () => {
+  it('lists its agents, opens one and its issues', async () => {
+    const f = await seedOrganization('projects')
+    const projects = Array.from({ length: MANY }, (_, i) => ({ id: `many-project-${i}`, organizationId: f.orgId, name: `Room ${i}` }))
+    await prisma.project.createMany({ data: projects })
+    const [agentId] = await seedAgents('room', f.orgId, 1, 1, projects[MANY - 1]!.id)
+    const table = await agentsTable(f.owner, f.orgId, { page: 1, limit: 50, filters: { name: '', product: [], version: [], input: [], connected: [] }, sorting: [] })
+    expect(table.rows.map((r) => r.systems.map((s) => s.projectId))).toEqual([[projects[MANY - 1]!.id]])
+    expect((await agentDetail(f.owner, f.orgId, agentId!)).systems).toHaveLength(1)
+    expect((await listAgentIssues(f.owner, f.orgId, agentId!, 'active')).total).toBe(0)
+  })
+})
+
+describe('a project with 1,050 sub-projects', () => {
+  it('shows the devices, issues and root causes of its whole subtree', async () => {
+    const f = await seedOrganization('subtree')
+    const rooms = Array.from({ length: MANY }, (_, i) => ({ id: `subtree-room-${i}`, organizationId: f.orgId, name: `Room ${i}`, parentId: f.stage }))
+    await prisma.project.createMany({ data: rooms })
+    // one agent in the last room, one in Volume (outside the subtree)
+    const [inside] = await seedAgents('inside', f.orgId, 1, 1, rooms[MANY - 1]!.id)
+    await seedAgents('outside', f.orgId, 1, 1, f.volume)
+    const systems = await prisma.system.findMany({ where: { agent: { organizationId: f.orgId } }, select: { id: true } })
+    await prisma.issue.createMany({ data: systems.map((s) => ({ systemId: s.id, kind: 'alert', key: 'psu.failed', component: 'psu', severity: 2, message: 'PSU failed', latestAt: new Date(), isActive: true })) })
+
+    const devices = await projectDevices(f.owner, f.orgId, f.stage)
+    expect(devices.systems.map((s) => s.agent.id)).toEqual([inside])
+    expect((await projectIssues(f.owner, f.orgId, f.stage)).total).toBe(1)
+    const list = await listProjectIssues(f.owner, f.orgId, f.stage, 'active')
+    expect(list.issues.map((i) => i.agentId)).toEqual([inside])
+    expect(await projectRootCauses(f.owner, f.orgId, f.stage)).toMatchObject({ groups: [] })
+  })
 })

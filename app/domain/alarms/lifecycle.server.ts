@@ -112,7 +112,7 @@ export async function listProjectIssues(actor: Actor, organizationId: string, pr
   if (!scope.projects.has(projectId)) throw notFound('Project not found')
   if (!scope.access.can('project.view', projectId)) throw accessDenied()
   const load = async () => {
-    const list = await listWhere(scope.access, { AND: [stateWhere(state), { system: { projectId: { in: scope.subtree(projectId) } } }] }, page)
+    const list = await listWhere(scope.access, { AND: [stateWhere(state), { system: scope.systemsInProjects(scope.subtree(projectId)) }] }, page)
     return { ...list, state, canManage: scope.access.can('project.update', projectId) }
   }
   // per user (rows carry what this user may do), state and page; every issue change drops it. A
