@@ -8,7 +8,9 @@ import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
 import { listAgentIssues, listProjectIssues } from '~/domain/alarms/lifecycle.server'
 import { agentDetail } from '~/domain/fleet/agent-detail.server'
+import { usageAggregated } from '~/domain/billing/usage-admin.server'
 import { agentsForExport, agentsTable } from '~/domain/fleet/agents-table.server'
+import { fleetSearch } from '~/domain/fleet/dashboard.server'
 import { projectDevices, projectIssues } from '~/domain/fleet/project.server'
 import { projectRootCauses } from '~/domain/rootcause/views.server'
 import { bulkAgents } from '~/domain/fleet/bulk.server'
@@ -160,5 +162,22 @@ describe('a project with 1,050 sub-projects', () => {
     const list = await listProjectIssues(f.owner, f.orgId, f.stage, 'active')
     expect(list.issues.map((i) => i.agentId)).toEqual([inside])
     expect(await projectRootCauses(f.owner, f.orgId, f.stage)).toMatchObject({ groups: [] })
+
+    // the search box matches every room: the first 40 results are listed
+    const found = await fleetSearch(f.owner, f.orgId, 'room')
+    expect(found).toHaveLength(40)
+    expect(found[0]).toMatchObject({ type: 'project', label: 'Room 0', detail: 'Stage' })
+
+    // staff: the project's usage counts the calls of agents reporting to any of its sub-projects, once each
+    const staff = { ...f.owner, isSiteAdmin: true }
+    await prisma.agentEvent.createMany({
+      data: [
+        { organizationId: f.orgId, agentId: inside!, type: 'ping', projectIds: JSON.stringify([rooms[MANY - 1]!.id]) },
+        { organizationId: f.orgId, agentId: inside!, type: 'ping', projectIds: JSON.stringify([rooms[0]!.id, rooms[MANY - 1]!.id]) },
+        { organizationId: f.orgId, agentId: inside!, type: 'ping', projectIds: JSON.stringify([f.volume]) },
+      ],
+    })
+    const usage = await usageAggregated(staff, { organizationId: f.orgId, period: 'monthly', groupBy: 'project', projectId: f.stage, refresh: true })
+    expect(usage).toMatchObject({ apiCalls: 2, activeClients: 1 })
   })
 })
