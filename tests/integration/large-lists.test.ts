@@ -14,7 +14,7 @@ import { fleetSearch } from '~/domain/fleet/dashboard.server'
 import { projectDevices, projectIssues } from '~/domain/fleet/project.server'
 import { projectRootCauses } from '~/domain/rootcause/views.server'
 import { bulkAgents } from '~/domain/fleet/bulk.server'
-import { deleteOrganization } from '~/domain/organizations/organizations.server'
+import { deleteOrganization, listTransferCandidates } from '~/domain/organizations/organizations.server'
 import { deleteProject } from '~/domain/projects/projects.server'
 import { recompileAcls } from '~/domain/roles/roles.server'
 import { closeStaleTunnels } from '~/domain/relay/tunnels.server'
@@ -179,5 +179,17 @@ describe('a project with 1,050 sub-projects', () => {
     })
     const usage = await usageAggregated(staff, { organizationId: f.orgId, period: 'monthly', groupBy: 'project', projectId: f.stage, refresh: true })
     expect(usage).toMatchObject({ apiCalls: 2, activeClients: 1 })
+  })
+})
+
+describe('an organization of 1,050 administrators', () => {
+  it('offers every one of them as the new owner, by name', async () => {
+    const f = await seedOrganization('transfer')
+    const admins = Array.from({ length: MANY }, (_, i) => ({ id: `transfer-admin-${i}`, email: `admin-${i}@transfer.large-lists.test`, name: `Admin ${String(i).padStart(4, '0')}`, emailVerified: true }))
+    await prisma.user.createMany({ data: admins })
+    await prisma.compiledAcl.createMany({ data: admins.map((a) => ({ userId: a.id, organizationId: f.orgId, projectId: '*', permissions: '["org.transfer","org.view"]' })) })
+    const candidates = await listTransferCandidates(f.owner, f.orgId)
+    expect(candidates).toHaveLength(MANY)
+    expect(candidates[0]).toEqual({ id: 'transfer-admin-0', name: 'Admin 0000', email: 'admin-0@transfer.large-lists.test' })
   })
 })
