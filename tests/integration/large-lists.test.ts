@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
+import { listAgents } from '~/domain/agents/agents.server'
 import { listAgentIssues, listProjectIssues } from '~/domain/alarms/lifecycle.server'
 import { agentDetail } from '~/domain/fleet/agent-detail.server'
 import { usageAggregated } from '~/domain/billing/usage-admin.server'
@@ -86,6 +87,17 @@ describe('organization and project with many agents', () => {
     expect(result.unassignedSystems).toBe(MANY)
   })
 
+  it('deletes a project with 1,050 sub-projects recursively', async () => {
+    const f = await seedOrganization('rooms')
+    const rooms = Array.from({ length: MANY }, (_, i) => ({ id: `deleted-room-${i}`, organizationId: f.orgId, name: `Room ${i}`, parentId: f.stage }))
+    await prisma.project.createMany({ data: rooms })
+    await seedAgents('roomed', f.orgId, 2, 1, rooms[MANY - 1]!.id)
+    const result = await deleteProject(f.owner, f.orgId, f.stage, true)
+    expect(result).toMatchObject({ unassignedSystems: 2 })
+    expect(result.deletedProjectIds).toHaveLength(MANY + 1)
+    expect(await prisma.project.count({ where: { organizationId: f.orgId } })).toBe(1)
+  }, 60_000)
+
   it('deletes an organization of 1,050 agents: they are unenrolled', async () => {
     const f = await seedOrganization('delete')
     await seedAgents('gone', f.orgId, MANY, 1, f.stage)
@@ -162,6 +174,14 @@ describe('a project with 1,050 sub-projects', () => {
     const list = await listProjectIssues(f.owner, f.orgId, f.stage, 'active')
     expect(list.issues.map((i) => i.agentId)).toEqual([inside])
     expect(await projectRootCauses(f.owner, f.orgId, f.stage)).toMatchObject({ groups: [] })
+
+    // a member managing Stage lists the agents of its rooms through the API, not Volume's
+    const m = await prisma.user.create({ data: { email: 'manager@subtree.large-lists.test', name: 'Manager', emailVerified: true } })
+    await prisma.$transaction(async (tx) => {
+      await tx.accessRight.create({ data: { userId: m.id, roleId: DEFAULT_ROLE_IDS.projectManager, organizationId: f.orgId, projectId: f.stage } })
+      await compileUserAcls(tx, m.id, f.orgId)
+    })
+    expect((await listAgents(actorFor(m), f.orgId, {})).agents.map((a) => a.id)).toEqual([inside])
 
     // the search box matches every room: the first 40 results are listed
     const found = await fleetSearch(f.owner, f.orgId, 'room')

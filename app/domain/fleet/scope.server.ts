@@ -7,6 +7,14 @@ import { prisma } from '~/utils/db.server'
 import { ID_CHUNK } from '~/utils/id-chunks'
 import { memoIfScoped } from '~/utils/request-scope.server'
 
+/** FleetScope.systemsInProjects for callers without a scope: `allProjectIds` = every project of the organization. */
+export function systemsInProjectsOf(organizationId: string, allProjectIds: readonly string[], projectIds: readonly string[]): Prisma.SystemWhereInput {
+  if (projectIds.length <= ID_CHUNK || projectIds.length * 2 <= allProjectIds.length) return { projectId: { in: [...projectIds] } }
+  const wanted = new Set(projectIds)
+  const others = allProjectIds.filter((id) => !wanted.has(id))
+  return { project: others.length ? { organizationId, id: { notIn: others } } : { organizationId } }
+}
+
 export type ProjectInfo = { id: string; name: string; parentId: string | null }
 
 /**
@@ -74,10 +82,7 @@ export class FleetScope {
    * and its complement in the organization is bound, none when the list holds every project.
    */
   systemsInProjects(projectIds: readonly string[]): Prisma.SystemWhereInput {
-    if (projectIds.length <= ID_CHUNK || projectIds.length * 2 <= this.projects.size) return { projectId: { in: [...projectIds] } }
-    const wanted = new Set(projectIds)
-    const others = [...this.projects.keys()].filter((id) => !wanted.has(id))
-    return { project: others.length ? { organizationId: this.organizationId, id: { notIn: others } } : { organizationId: this.organizationId } }
+    return systemsInProjectsOf(this.organizationId, [...this.projects.keys()], projectIds)
   }
 
   /** Name chain from the root to the project (for breadcrumbs and labels). */
