@@ -9,6 +9,7 @@ import { type UserActor } from '~/domain/actor'
 import { listAgents } from '~/domain/agents/agents.server'
 import { listAgentIssues, listProjectIssues } from '~/domain/alarms/lifecycle.server'
 import { agentDetail } from '~/domain/fleet/agent-detail.server'
+import { listAuditRecords } from '~/domain/audit/activity.server'
 import { usageAggregated } from '~/domain/billing/usage-admin.server'
 import { agentsForExport, agentsTable } from '~/domain/fleet/agents-table.server'
 import { fleetSearch } from '~/domain/fleet/dashboard.server'
@@ -158,7 +159,7 @@ describe('an organization of 1,050 projects', () => {
 })
 
 describe('a project with 1,050 sub-projects', () => {
-  it('shows the devices, issues and root causes of its whole subtree', async () => {
+  it('shows the devices, issues, root causes, agents, search results, usage and activity of its whole subtree', async () => {
     const f = await seedOrganization('subtree')
     const rooms = Array.from({ length: MANY }, (_, i) => ({ id: `subtree-room-${i}`, organizationId: f.orgId, name: `Room ${i}`, parentId: f.stage }))
     await prisma.project.createMany({ data: rooms })
@@ -186,7 +187,7 @@ describe('a project with 1,050 sub-projects', () => {
     // the search box matches every room: the first 40 results are listed
     const found = await fleetSearch(f.owner, f.orgId, 'room')
     expect(found).toHaveLength(40)
-    expect(found[0]).toMatchObject({ type: 'project', label: 'Room 0', detail: 'Stage' })
+    expect(found.every((r) => r.type === 'project' && r.label.startsWith('Room ') && r.detail === 'Stage')).toBe(true)
 
     // staff: the project's usage counts the calls of agents reporting to any of its sub-projects, once each
     const staff = { ...f.owner, isSiteAdmin: true }
@@ -199,6 +200,18 @@ describe('a project with 1,050 sub-projects', () => {
     })
     const usage = await usageAggregated(staff, { organizationId: f.orgId, period: 'monthly', groupBy: 'project', projectId: f.stage, refresh: true })
     expect(usage).toMatchObject({ apiCalls: 2, activeClients: 1 })
+
+    // the project's activity: records of rooms across the subtree, newest first, paged by cursor
+    const t0 = Date.parse('2040-05-01T00:00:00Z')
+    const logged = [0, 400, 800, 1_049].flatMap((room, r) => Array.from({ length: 6 }, (_, k) => ({ room, at: t0 + (r * 6 + k) * 60_000 })))
+    await prisma.auditRecord.createMany({ data: logged.map((l) => ({ organizationId: f.orgId, projectId: rooms[l.room]!.id, action: 'project.update', message: `Room ${l.room} at ${l.at}`, createdAt: new Date(l.at) })) })
+    await prisma.auditRecord.create({ data: { organizationId: f.orgId, projectId: f.volume, action: 'project.update', message: 'Volume', createdAt: new Date(t0 + 3_600_000) } })
+    const expected = [...logged].reverse().map((l) => `Room ${l.room} at ${l.at}`)
+    const first = await listAuditRecords(f.owner, { organizationId: f.orgId, projectId: f.stage })
+    expect(first.records.map((r) => r.message)).toEqual(expected.slice(0, 20))
+    const second = await listAuditRecords(f.owner, { organizationId: f.orgId, projectId: f.stage, cursor: first.nextCursor })
+    expect(second).toMatchObject({ nextCursor: null })
+    expect(second.records.map((r) => r.message)).toEqual(expected.slice(20))
   })
 })
 
