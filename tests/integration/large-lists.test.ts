@@ -17,6 +17,7 @@ import { projectDevices, projectIssues } from '~/domain/fleet/project.server'
 import { projectRootCauses } from '~/domain/rootcause/views.server'
 import { bulkAgents } from '~/domain/fleet/bulk.server'
 import { deleteOrganization, listTransferCandidates } from '~/domain/organizations/organizations.server'
+import { listMembers } from '~/domain/members/members.server'
 import { deleteProject } from '~/domain/projects/projects.server'
 import { recompileAcls } from '~/domain/roles/roles.server'
 import { closeStaleTunnels } from '~/domain/relay/tunnels.server'
@@ -142,6 +143,8 @@ describe('site administration', () => {
     expect(result.usersCompiled).toBeGreaterThanOrEqual(MANY + 1)
     expect(await prisma.compiledAcl.count({ where: { userId: { startsWith: 'acl-member-' } } })).toBeGreaterThanOrEqual(MANY)
     expect(await prisma.compiledAcl.count({ where: { userId: former.id } })).toBe(0)
+    // the Members page lists them all (a lone id list: Prisma splits it itself)
+    expect((await listMembers(f.owner, f.orgId)).members).toHaveLength(MANY + 1)
   }, 120_000)
 })
 
