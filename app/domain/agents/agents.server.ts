@@ -6,6 +6,7 @@ import { audit } from '../audit/audit.server'
 import { accessDenied, DomainError, fromZodIssues, invalid, notFound } from '../errors'
 import { emitChange } from '../events/bus.server'
 import { containsIgnoringCase, prisma } from '~/utils/db.server'
+import { systemsInProjectsOf } from '../fleet/scope.server'
 import { isConnected } from './derived'
 
 const agentName = (agent: { clientName: string; id: string }) => agent.clientName || agent.id
@@ -173,14 +174,14 @@ export async function listAgents(actor: Actor, organizationId: string, raw: unkn
   const { filter, limit, cursor } = parsed.data
   const access = await getOrganizationAccess(actor, organizationId)
   if (!access.canAnywhere('agent.list')) throw accessDenied()
-  const projectIds = access.can('agent.list')
-    ? null
-    : (await prisma.project.findMany({ where: { organizationId }, select: { id: true } })).map((p) => p.id).filter((id) => access.can('agent.list', id))
+  const allProjectIds = access.can('agent.list') ? null : (await prisma.project.findMany({ where: { organizationId }, select: { id: true } })).map((p) => p.id)
+  // a member's projects may number over 999: bound as the shorter of the list and its complement
+  const inProjects = allProjectIds && systemsInProjectsOf(organizationId, allProjectIds, allProjectIds.filter((id) => access.can('agent.list', id)))
 
   const rows = await prisma.agent.findMany({
     where: {
       organizationId,
-      ...(projectIds ? { systems: { some: { projectId: { in: projectIds } } } } : {}),
+      ...(inProjects ? { systems: { some: inProjects } } : {}),
       ...(filter ? { OR: [{ clientName: containsIgnoringCase(filter) }, { serial: containsIgnoringCase(filter) }, { product: containsIgnoringCase(filter) }] } : {}),
     },
     include: { systems: { select: { id: true, key: true, name: true, projectId: true, project: { select: { name: true } } }, orderBy: { key: 'asc' } } },

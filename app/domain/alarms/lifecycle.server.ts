@@ -112,7 +112,7 @@ export async function listProjectIssues(actor: Actor, organizationId: string, pr
   if (!scope.projects.has(projectId)) throw notFound('Project not found')
   if (!scope.access.can('project.view', projectId)) throw accessDenied()
   const load = async () => {
-    const list = await listWhere(scope.access, { AND: [stateWhere(state), { system: { projectId: { in: scope.subtree(projectId) } } }] }, page)
+    const list = await listWhere(scope.access, { AND: [stateWhere(state), { system: scope.systemsInProjects(scope.subtree(projectId)) }] }, page)
     return { ...list, state, canManage: scope.access.can('project.update', projectId) }
   }
   // per user (rows carry what this user may do), state and page; every issue change drops it. A
@@ -127,7 +127,9 @@ export async function listAgentIssues(actor: Actor, organizationId: string, agen
   const systems = await prisma.system.findMany({ where: { agentId, agent: { organizationId } }, select: { id: true, projectId: true } })
   const visible = systems.filter((s) => scope.canSeeSystem(s.projectId))
   if (visible.length === 0 && systems.length > 0) throw notFound('Agent not found')
-  return listWhere(scope.access, { AND: [stateWhere(state), { systemId: { in: visible.map((s) => s.id) } }] }, page, AGENT_ISSUES_PAGE_SIZE)
+  // the visible systems as a relation filter: an agent may hold over a thousand systems, too many ids to bind
+  const systemWhere: Prisma.SystemWhereInput = { agentId, agent: { organizationId }, ...scope.visibleSystemWhere() }
+  return listWhere(scope.access, { AND: [stateWhere(state), { system: systemWhere }] }, page, AGENT_ISSUES_PAGE_SIZE)
 }
 
 type Loaded = { access: OrganizationAccess; issue: Prisma.IssueGetPayload<{ include: { system: { select: { id: true; key: true; name: true; projectId: true; agent: { select: { id: true; clientName: true; organizationId: true } } } } } }> }

@@ -4,6 +4,7 @@ import { getOrganizationAccess } from '../access/access.server'
 import { accessDenied } from '../errors'
 import { parseInput } from '../parse-input'
 import { prisma } from '~/utils/db.server'
+import { ID_CHUNK, inChunks } from '~/utils/id-chunks'
 
 /** Audit log page size (spec 01 section 9: audits 20). */
 export const AUDIT_PAGE_SIZE = 20
@@ -41,15 +42,22 @@ export async function listAuditRecords(actor: Actor, raw: z.input<typeof auditLi
     projectIds = await projectSubtree(organizationId, projectId)
   } else access.require('org.audit.view')
   const after = cursor ? decodeCursor(cursor) : null
-  const rows = await prisma.auditRecord.findMany({
-    where: {
-      organizationId,
-      ...(projectIds ? { projectId: { in: projectIds } } : {}),
-      ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
-  })
+  const newest = (ids: string[] | null) =>
+    prisma.auditRecord.findMany({
+      where: {
+        organizationId,
+        ...(ids ? { projectId: { in: ids } } : {}),
+        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit + 1,
+    })
+  // a subtree may hold over 999 projects, more than SQLite binds beside the order: the newest
+  // records of each chunk of projects hold the page's, merged in the same order
+  const rows =
+    projectIds && projectIds.length > ID_CHUNK
+      ? (await inChunks(projectIds, newest)).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).slice(0, limit + 1)
+      : await newest(projectIds)
   const page = rows.slice(0, limit)
   return {
     records: page.map((r) => ({ id: r.id, created: r.createdAt.toISOString(), ip: r.ip, userName: r.userName, message: r.message })),

@@ -13,6 +13,7 @@ import { invalid, notFound } from '../errors'
 import { parseInput } from '../parse-input'
 import { requireOrganizationId, requireStaff } from '../admin/orgs-admin.server'
 import { parseJson, prisma } from '~/utils/db.server'
+import { inChunks } from '~/utils/id-chunks'
 import { USAGE_PERIODS, periodStart, recentPeriods, shiftPeriod, type UsagePeriod } from './usage-periods'
 
 /** Every call name a counter can hold (the agent calls and the provisioning register). */
@@ -68,13 +69,20 @@ async function countProject(organizationId: string, projectId: string, from: Dat
       grew = true
     }
   }
-  const events = await prisma.agentEvent.findMany({
-    where: { organizationId, createdAt: { gte: from, lt: to }, type: { in: [...COUNTED_CALLS] }, OR: [...ids].map((id) => ({ projectIds: { contains: `"${id}"` } })) },
-    select: { agentId: true, type: true, projectIds: true },
-  })
+  // one text match per project: by chunks for a project with hundreds of sub-projects (SQLite binds
+  // 999 parameters); an event of projects in two chunks comes twice and is counted once
+  const events = await inChunks([...ids], (chunk) =>
+    prisma.agentEvent.findMany({
+      where: { organizationId, createdAt: { gte: from, lt: to }, type: { in: [...COUNTED_CALLS] }, OR: chunk.map((id) => ({ projectIds: { contains: `"${id}"` } })) },
+      select: { id: true, agentId: true, type: true, projectIds: true },
+    }),
+  )
   const calls = emptyCalls()
   const agents = new Set<string>()
+  const counted = new Set<string>()
   for (const e of events) {
+    if (counted.has(e.id)) continue
+    counted.add(e.id)
     // `contains` is a text match: confirm on the parsed list.
     if (!parseJson<string[]>(e.projectIds, []).some((id) => ids.has(id))) continue
     calls[e.type] = (calls[e.type] ?? 0) + 1

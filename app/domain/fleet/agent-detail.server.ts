@@ -1,6 +1,7 @@
 import { type Actor } from '../actor'
 import { notFound } from '../errors'
 import { prisma } from '~/utils/db.server'
+import { type Prisma } from '@prisma/client'
 import { agentCore, agentSelect, canConnect, summarizeDevices } from './agent-summary.server'
 import { deviceTree } from './project.server'
 import { loadFleetScope } from './scope.server'
@@ -32,15 +33,16 @@ export async function agentDetail(actor: Actor, organizationId: string, agentId:
   if (!agent || !listable) throw notFound('Agent not found')
 
   const visible = agent.systems.filter((s) => scope.canSeeSystem(s.projectId))
-  const systemIds = visible.map((s) => s.id)
+  // the visible systems as a relation filter, not their ids: an agent may hold over a thousand systems (SQLite binds 999)
+  const visibleSystems: Prisma.SystemWhereInput = { agentId, ...scope.visibleSystemWhere() }
   const [devices, issues] = await Promise.all([
     prisma.device.findMany({
-      where: { systemId: { in: systemIds } },
+      where: { system: visibleSystems },
       select: { id: true, systemId: true, key: true, name: true, component: true, product: true, serial: true, parentKey: true, versionSoftware: true, versionFirmware: true, properties: true, count: true },
       orderBy: { key: 'asc' },
     }),
     prisma.issue.findMany({
-      where: { systemId: { in: systemIds }, isActive: true },
+      where: { system: visibleSystems, isActive: true },
       select: { id: true, systemId: true, kind: true, key: true, severity: true, component: true, message: true, latestCount: true, latestAt: true, deviceKey: true },
       orderBy: [{ severity: 'asc' }, { latestCount: 'desc' }],
     }),

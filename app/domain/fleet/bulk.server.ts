@@ -5,6 +5,7 @@ import { audit } from '../audit/audit.server'
 import { accessDenied, fromZodIssues, notFound } from '../errors'
 import { emitChange } from '../events/bus.server'
 import { prisma } from '~/utils/db.server'
+import { chunked } from '~/utils/id-chunks'
 import { type AgentFilters } from './agents-table-state'
 import { queryAgentIds } from './agents-table.server'
 import { type FleetScope, loadFleetScope } from './scope.server'
@@ -119,7 +120,8 @@ export async function prepareBulkAgents(actor: Actor, raw: unknown, chunkSize = 
         out.done.push(agent.id)
       }
     }
-    if (moving.length) await tx.system.updateMany({ where: { id: { in: moving } }, data: { projectId: targetId } })
+    // a chunk's agents may hold more systems than SQLite binds in one statement
+    for (const ids of chunked(moving)) await tx.system.updateMany({ where: { id: { in: ids } }, data: { projectId: targetId } })
   }
 
   async function removeChunk(tx: Prisma.TransactionClient, chunk: Chunk, out: Outcome) {

@@ -1,6 +1,7 @@
 import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
 import { prisma } from '~/utils/db.server'
+import { inChunks } from '~/utils/id-chunks'
 import { containsText, isTrue } from './dialect.server'
 import { cachedOrgRead, visibilityKey } from './org-read-cache.server'
 import { type FleetScope, loadFleetScope } from './scope.server'
@@ -173,7 +174,8 @@ export async function fleetSearch(actor: Actor, organizationId: string, text: st
   if (org.name.toLowerCase().includes(q)) results.push({ type: 'organization', id: org.id, label: org.name, detail: 'Organization', to: `${base}/projects` })
   const matching = scope.viewableProjectIds.filter((id) => scope.projects.get(id)!.name.toLowerCase().includes(q))
   const withSystems = new Set(
-    (await prisma.system.groupBy({ by: ['projectId'], where: { projectId: { in: matching } } })).map((r) => r.projectId),
+    // by chunks: a search may match over 999 projects, more ids than SQLite binds in a groupBy
+    (await inChunks(matching, (chunk) => prisma.system.groupBy({ by: ['projectId'], where: { projectId: { in: chunk } } }))).map((r) => r.projectId),
   )
   for (const id of matching) {
     const hasChildren = [...scope.projects.values()].some((p) => p.parentId === id)

@@ -179,7 +179,7 @@ export async function projectDevices(actor: Actor, organizationId: string, proje
 }
 
 async function loadProjectDevices(scope: FleetScope, projectIds: string[], options: { page?: number }) {
-  const where = { projectId: { in: projectIds } }
+  const where = scope.systemsInProjects(projectIds)
   const total = await prisma.system.count({ where })
   const page = pageOf(options.page ?? 1, total, PROJECT_DEVICE_SYSTEMS_PAGE_SIZE)
   const systems = await prisma.system.findMany({
@@ -261,8 +261,8 @@ async function issueHistoryOf(inProjects: Prisma.Sql, now: number) {
 
 /** 'Issue History' and one page of active issues ('Issue Counts'). Needs project.view. */
 export async function projectIssues(actor: Actor, organizationId: string, projectId: string, now = Date.now(), options: { page?: number } = {}) {
-  const { inProjects, projectIds } = await projectScope(actor, organizationId, projectId, 'project.view')
-  const issueWhere = { isActive: true, system: { projectId: { in: projectIds } } }
+  const { scope, inProjects, projectIds } = await projectScope(actor, organizationId, projectId, 'project.view')
+  const issueWhere = { isActive: true, system: scope.systemsInProjects(projectIds) }
   const total = await prisma.issue.count({ where: issueWhere })
   const page = pageOf(options.page ?? 1, total, PROJECT_ISSUES_PAGE_SIZE)
   const [chart, counts] = await Promise.all([

@@ -4,7 +4,16 @@ import { getOrganizationAccess, type OrganizationAccess } from '../access/access
 import { type Permission } from '../access/catalogue'
 import { accessDenied } from '../errors'
 import { prisma } from '~/utils/db.server'
+import { ID_CHUNK } from '~/utils/id-chunks'
 import { memoIfScoped } from '~/utils/request-scope.server'
+
+/** FleetScope.systemsInProjects for callers without a scope: `allProjectIds` = every project of the organization. */
+export function systemsInProjectsOf(organizationId: string, allProjectIds: readonly string[], projectIds: readonly string[]): Prisma.SystemWhereInput {
+  if (projectIds.length <= ID_CHUNK || projectIds.length * 2 <= allProjectIds.length) return { projectId: { in: [...projectIds] } }
+  const wanted = new Set(projectIds)
+  const others = allProjectIds.filter((id) => !wanted.has(id))
+  return { project: others.length ? { organizationId, id: { notIn: others } } : { organizationId } }
+}
 
 export type ProjectInfo = { id: string; name: string; parentId: string | null }
 
@@ -62,8 +71,18 @@ export class FleetScope {
 
   /** Prisma filter for visible systems. */
   visibleSystemWhere(): Prisma.SystemWhereInput {
-    const inProjects: Prisma.SystemWhereInput = { projectId: { in: this.viewableProjectIds } }
+    const inProjects = this.systemsInProjects(this.viewableProjectIds)
     return this.orgWide ? { OR: [{ projectId: null }, inProjects] } : inProjects
+  }
+
+  /**
+   * Prisma filter for systems assigned to `projectIds` (projects of this organization). An
+   * organization may hold over 999 projects, SQLite's limit of bound ids beside other conditions
+   * (P2029), and these lists go into paged queries that cannot be split: the shorter of the list
+   * and its complement in the organization is bound, none when the list holds every project.
+   */
+  systemsInProjects(projectIds: readonly string[]): Prisma.SystemWhereInput {
+    return systemsInProjectsOf(this.organizationId, [...this.projects.keys()], projectIds)
   }
 
   /** Name chain from the root to the project (for breadcrumbs and labels). */

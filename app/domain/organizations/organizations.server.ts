@@ -1,3 +1,4 @@
+import { type Prisma } from '@prisma/client'
 import { z } from 'zod'
 import { type Actor, type UserActor } from '../actor'
 import { getOrganizationAccess, type OrganizationAccess } from '../access/access.server'
@@ -149,11 +150,14 @@ export async function leaveOrganization(actor: Actor, organizationId: string) {
 /** Members holding org.transfer at organization level (the owner included), minus the current user. */
 async function transferCandidatesOf(access: OrganizationAccess) {
   const organizationId = access.organization.id
-  const rows = await prisma.compiledAcl.findMany({ where: { organizationId, projectId: ORG_SCOPE }, select: { userId: true, permissions: true } })
-  const holders = rows.filter((r) => parseJson<string[]>(r.permissions, []).includes('org.transfer')).map((r) => r.userId)
-  const ids = [...new Set([access.organization.ownerId, ...holders])].filter((id) => id !== access.userId)
-  const users = await prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, email: true }, orderBy: { name: 'asc' } })
-  return users
+  // one query with the holders as a relation filter: an organization may have over 999 of them,
+  // too many ids to bind beside the order (SQLite). The quoted name matches one element of the JSON list.
+  const holdsTransfer: Prisma.UserWhereInput = { compiledAcls: { some: { organizationId, projectId: ORG_SCOPE, permissions: { contains: '"org.transfer"' } } } }
+  return prisma.user.findMany({
+    where: { ...(access.userId ? { NOT: { id: access.userId } } : {}), OR: [{ id: access.organization.ownerId }, holdsTransfer] },
+    select: { id: true, name: true, email: true },
+    orderBy: { name: 'asc' },
+  })
 }
 
 /** Eligible new owners for the Transfer Ownership select (empty: 'No other owners available'). */

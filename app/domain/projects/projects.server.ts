@@ -10,6 +10,7 @@ import { parseInput } from '../parse-input'
 import { organizationMemberIds } from '../organizations/organizations.server'
 import { cachedOrgRead } from '../fleet/org-read-cache.server'
 import { prisma } from '~/utils/db.server'
+import { chunked, inChunks } from '~/utils/id-chunks'
 import { heldRights, mayAssignRole, toRoleRecord } from '../roles/role-rules.server'
 
 const nameField = z
@@ -109,8 +110,11 @@ export async function deleteProject(actor: Actor, organizationId: string, projec
   if (ids.length > 1 && !recurse) throw invalid('The project has sub-projects; delete it recursively to remove them too')
   const name = rows.find((r) => r.id === projectId)?.name ?? projectId
   const result = await prisma.$transaction(async (tx) => {
-    const { count: unassignedSystems } = await tx.system.updateMany({ where: { projectId: { in: ids } }, data: { projectId: null } })
-    const holders = await tx.accessRight.findMany({ where: { projectId: { in: ids } }, select: { userId: true }, distinct: ['userId'] })
+    // by chunks: a subtree may hold over 999 projects, more ids than SQLite binds in one statement
+    let unassignedSystems = 0
+    for (const chunk of chunked(ids)) unassignedSystems += (await tx.system.updateMany({ where: { projectId: { in: chunk } }, data: { projectId: null } })).count
+    const holderRows = await inChunks(ids, (chunk) => tx.accessRight.findMany({ where: { projectId: { in: chunk } }, select: { userId: true }, distinct: ['userId'] }))
+    const holders = [...new Set(holderRows.map((h) => h.userId))].map((userId) => ({ userId }))
     // Children first keeps every step valid whatever the foreign-key mode.
     for (const id of [...ids].reverse()) await tx.project.delete({ where: { id } })
     for (const { userId } of holders) await compileUserAcls(tx, userId, organizationId)

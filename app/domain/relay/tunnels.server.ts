@@ -8,6 +8,7 @@ import { storeTunnelStatus } from '../agents/derived'
 import { accessDenied, notLoggedIn } from '../errors'
 import { emitChange } from '../events/bus.server'
 import { parseJson, prisma } from '~/utils/db.server'
+import { chunked } from '~/utils/id-chunks'
 
 /** Forwards keyed by the agent's local port: how many proxied requests are open through each. */
 export type TunnelForwards = Record<string, { connectionsActive: number }>
@@ -47,8 +48,12 @@ export async function recordTunnelClosed(tunnelId: string, agentId: string, opti
 export async function closeStaleTunnels(relayNode: string) {
   const stale = await prisma.tunnelConnection.findMany({ where: { relayNode, closedAt: null }, select: { id: true, agentId: true } })
   if (!stale.length) return
-  await prisma.tunnelConnection.updateMany({ where: { id: { in: stale.map((t) => t.id) } }, data: { closedAt: new Date(), forwards: '{}' } })
-  await prisma.agent.updateMany({ where: { id: { in: [...new Set(stale.map((t) => t.agentId))] }, tunnelStatus: 'true' }, data: { tunnelStatus: TUNNEL_CLOSED_MESSAGE } })
+  // a node may have carried thousands of tunnels: ids bound by chunks (SQLite takes 999 parameters)
+  const closedAt = new Date()
+  for (const ids of chunked(stale.map((t) => t.id))) await prisma.tunnelConnection.updateMany({ where: { id: { in: ids } }, data: { closedAt, forwards: '{}' } })
+  for (const ids of chunked([...new Set(stale.map((t) => t.agentId))])) {
+    await prisma.agent.updateMany({ where: { id: { in: ids }, tunnelStatus: 'true' }, data: { tunnelStatus: TUNNEL_CLOSED_MESSAGE } })
+  }
   emitChange({ organizationId: null, kind: 'agent' })
 }
 

@@ -1,6 +1,6 @@
 import { type Actor } from '../actor'
 import { accessDenied, notFound } from '../errors'
-import { loadFleetScope } from '../fleet/scope.server'
+import { type FleetScope, loadFleetScope } from '../fleet/scope.server'
 import { cachedOrgRead } from '../fleet/org-read-cache.server'
 import { explainsText, groupByRootCause, type RootCauseResult } from './group'
 import { groupSystems, systemsWithRootCauses, type RootCauseIssueRow } from './rootcause.server'
@@ -47,11 +47,11 @@ export async function projectRootCauses(actor: Actor, organizationId: string, pr
   if (!scope.projects.has(projectId)) throw notFound('Project not found')
   if (!scope.access.can('project.view', projectId)) throw accessDenied()
   // the same for every viewer allowed to see the project (its whole subtree), so shared briefly
-  return cachedOrgRead(scope.organizationId, `root-causes:${projectId}`, () => rootCausesOfProjects(scope.subtree(projectId)))
+  return cachedOrgRead(scope.organizationId, `root-causes:${projectId}`, () => rootCausesOfProjects(scope, scope.subtree(projectId)))
 }
 
-async function rootCausesOfProjects(projectIds: string[]): Promise<{ groups: RootCauseGroupView[]; explainedIds: string[] }> {
-  const systemIds = (await systemsWithRootCauses({ system: { projectId: { in: projectIds } } })).slice(0, MAX_SYSTEMS)
+async function rootCausesOfProjects(scope: FleetScope, projectIds: string[]): Promise<{ groups: RootCauseGroupView[]; explainedIds: string[] }> {
+  const systemIds = (await systemsWithRootCauses({ system: scope.systemsInProjects(projectIds) })).slice(0, MAX_SYSTEMS)
   if (!systemIds.length) return { groups: [], explainedIds: [] }
   const [result, systems] = await Promise.all([
     groupSystems(systemIds),
