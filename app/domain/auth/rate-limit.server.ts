@@ -1,22 +1,22 @@
 import { DomainError } from '../errors'
-import { prisma } from '~/utils/db.server'
+import { isUniqueViolation, prisma } from '~/utils/db.server'
 
 /**
  * Fixed-window counter shared by every web node (it lives in the database).
  * Throws 429 with a readable message once `limit` hits fall in the current window.
+ * Concurrent hits must all count (a burst of guesses is what it limits): a stale window is reset
+ * by a conditional update only one caller wins, then the hit is one upsert incrementing in the
+ * database (PostgreSQL runs it as INSERT ... ON CONFLICT DO UPDATE); a read-then-write
+ * transaction lost increments under PostgreSQL's read committed isolation.
  */
 export async function rateLimit(key: string, limit: number, windowMs: number, now = new Date()) {
   const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs)
-  const bucket = await prisma.$transaction(async (tx) => {
-    const current = await tx.rateLimitBucket.findUnique({ where: { key } })
-    if (!current || current.windowStart.getTime() !== windowStart.getTime()) {
-      return tx.rateLimitBucket.upsert({
-        where: { key },
-        create: { key, windowStart, count: 1 },
-        update: { windowStart, count: 1 },
-      })
-    }
-    return tx.rateLimitBucket.update({ where: { key }, data: { count: { increment: 1 } } })
+  await prisma.rateLimitBucket.updateMany({ where: { key, windowStart: { not: windowStart } }, data: { windowStart, count: 0 } })
+  const hit = () => prisma.rateLimitBucket.upsert({ where: { key }, create: { key, windowStart, count: 1 }, update: { count: { increment: 1 } } })
+  // (where the upsert is not native, two first hits of a key can race on the insert: the loser increments)
+  const bucket = await hit().catch((error: unknown) => {
+    if (isUniqueViolation(error)) return hit()
+    throw error
   })
   if (bucket.count > limit) {
     const retryMs = windowStart.getTime() + windowMs - now.getTime()
