@@ -11,7 +11,7 @@ if (!url) {
   console.error('PIXELFLEET_TEST_POSTGRES_URL is not set: run `eval "$(scripts/ensure-postgres.sh --export)"` first (see docs/deployment.md).')
   process.exit(1)
 }
-const suites = ['tests/integration', 'tests/security', 'tests/broker', 'tests/scaleout']
+const suites = ['tests/integration', 'tests/unit', 'tests/security', 'tests/broker', 'tests/scaleout']
 const args = process.argv.slice(2).filter((a) => a !== '--if-configured')
 console.log(`Running ${suites.join(', ')} on PostgreSQL (${new URL(url).host})`)
 const result = spawnSync('npx', ['vitest', 'run', ...suites, ...args], {
