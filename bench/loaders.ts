@@ -103,7 +103,8 @@ async function main() {
   const agentsRoute = (await import('../app/routes/_app.organization.$organizationId.agents._index')) as { loader: Loader }
   const overviewRoute = (await import('../app/routes/_app.organization.$organizationId.projects.$projectId.overview')) as { loader: Loader }
   const dashboardRoute = (await import('../app/routes/_app.organization.$organizationId.dashboard')) as { loader: Loader }
-  setConfig(loadConfig({ ...process.env, DATABASE_URL: DB_URL, LOG_LEVEL: 'silent', FEATURE_DASHBOARDS: 'true' }))
+  // FLEET_READ_CACHE_MS=0: every call computes its answer (the loaders' own cost, not the fleet read cache's hits)
+  setConfig(loadConfig({ ...process.env, DATABASE_URL: DB_URL, LOG_LEVEL: 'silent', FEATURE_DASHBOARDS: 'true', FLEET_READ_CACHE_MS: '0' }))
   const owner = await sessionCookie(DEMO_USERS.owner.id)
   const viewer = await sessionCookie(DEMO_USERS.viewer.id)
 
