@@ -48,12 +48,15 @@ function upload(pathName: string, options: { declaredLength?: number; sendBytes:
     })
     req.on('error', (error) => (answered ? undefined : reject(error)))
     const chunk = Buffer.alloc(64 * 1024, 0x20)
+    // One chunk per event-loop turn, as a browser uploads while it reads: on a fast loopback a
+    // write loop could push the portal's whole lingering allowance (16 MB) before this client read
+    // the 413 already waiting for it, and the portal then resets the connection (EPIPE here).
     const pump = () => {
-      while (!answered && sent < options.sendBytes) {
-        sent += chunk.length
-        if (!req.write(chunk)) return void req.once('drain', pump)
-      }
-      if (!answered && options.declaredLength === undefined) req.end()
+      if (answered) return
+      if (sent >= options.sendBytes) return void (options.declaredLength === undefined && req.end())
+      sent += chunk.length
+      if (req.write(chunk)) setImmediate(pump)
+      else req.once('drain', () => setImmediate(pump))
     }
     pump()
   })
