@@ -13,6 +13,7 @@ import { addressMatches } from '../app/domain/relay/session-checks.server'
 import { redeemProxyCode } from '../app/domain/relay/sessions.server'
 import { type DataPool } from './data-connections'
 import { forwardData, type DataTunnel } from './data-forward'
+import { sendAgentAnswer } from './answer'
 import { agentCookies, agentResponseHeaders, HOP_BY_HOP, readRelayCookie, relayCookie, relayOwnHeaders } from './headers'
 import { INTERNAL_AGENT_HEADER, INTERNAL_CLIENT_HEADER, INTERNAL_HOST_HEADER, INTERNAL_SECRET_HEADER, isRelayOwnHeader, type PeerRouter } from './nodes'
 import { type SessionTracker } from './session-tracker'
@@ -22,9 +23,6 @@ export const TUNNEL_LOST_MESSAGE = 'The connection to the agent was lost during 
 export const NO_SESSION_MESSAGE = 'Not found. Open the remote portal from the agents list.'
 export const SERVICE_WORKER_MESSAGE = 'Service workers are not allowed through the relay.'
 export const CODE_USED_MESSAGE = 'This remote portal link was already used or has expired. Open the portal again from the agents list.'
-
-/** Answers up to this size that arrive whole at once are sent to the browser in one write. */
-const SMALL_BODY_BYTES = 64 * 1024
 
 const SESSION_PATH = /^\/session\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)(\/.*)?$/
 
@@ -154,7 +152,7 @@ function forwardH2(req: http.IncomingMessage, res: http.ServerResponse, side: Br
     side.activity(tunnel)
     if (label && sessionId) side.sessions.change(label, sessionId, -1)
   }
-  let pending: NodeJS.Immediate | undefined
+  let answer: { cancel: () => void } | undefined
   res.on('close', () => {
     finish()
     // Cancel only a stream the agent is still answering: a reset of every finished stream trips
@@ -164,43 +162,15 @@ function forwardH2(req: http.IncomingMessage, res: http.ServerResponse, side: Br
   if (!bodyless) req.pipe(upstream)
   upstream.on('response', (h2headers) => {
     const status = Number(h2headers[':status'] ?? 502)
-    // What arrives with the headers in the same read (a whole small page, usually) leaves in ONE write
-    // with a Content-Length: one syscall here and one wakeup of the browser's side. Anything longer
-    // or slower (downloads, event streams) is piped on from the next turn of the event loop.
-    const chunks: Buffer[] = []
-    let size = 0
-    const collect = (chunk: Buffer) => {
-      chunks.push(chunk)
-      size += chunk.length
-      if (size > SMALL_BODY_BYTES) stream()
-    }
-    const whole = () => {
-      clearImmediate(pending)
-      if (res.destroyed || res.headersSent) return
-      const headers = agentResponseHeaders(h2headers)
-      if (req.method !== 'HEAD' && status !== 204 && status !== 304 && headers['content-length'] === undefined) headers['content-length'] = String(size)
-      res.writeHead(status, headers)
-      res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
-    }
-    const stream = () => {
-      clearImmediate(pending)
-      upstream.off('data', collect).off('end', whole)
-      // the stream failed meanwhile and the browser already has its 502 (or left)
-      if (res.destroyed || res.headersSent) return upstream.resume()
-      res.writeHead(status, agentResponseHeaders(h2headers))
-      for (const chunk of chunks) res.write(chunk)
-      upstream.pipe(res)
-    }
-    pending = setImmediate(stream)
-    upstream.on('data', collect).once('end', whole)
+    answer = sendAgentAnswer(req, res, upstream, status, agentResponseHeaders(h2headers), (from, to) => from.pipe(to))
   })
   upstream.on('error', () => {
-    clearImmediate(pending)
+    answer?.cancel()
     if (!res.headersSent) sendText(res, 502, TUNNEL_LOST_MESSAGE)
     else res.destroy()
   })
   upstream.on('close', () => {
-    if (!res.headersSent) clearImmediate(pending)
+    if (!res.headersSent) answer?.cancel()
     // The stream ended without a response (tunnel gone, agent reset the stream); a browser that left needs no answer.
     if (!res.headersSent && !res.destroyed) sendText(res, 502, TUNNEL_LOST_MESSAGE)
   })

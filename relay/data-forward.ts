@@ -5,9 +5,10 @@
  * bodyless method (a kept-alive connection the UI closed at that moment), go over the HTTP/2 tunnel.
  */
 import http from 'node:http'
-import { type Duplex } from 'node:stream'
+import { type Duplex, type Readable } from 'node:stream'
 import { agentRequestHeaders, sendText, TUNNEL_LOST_MESSAGE, type BrowserSide, type TunnelLink, type Visit } from './browser'
 import { http1Headers, type DataPool } from './data-connections'
+import { sendAgentAnswer } from './answer'
 import { agentResponseHeaders } from './headers'
 import { rawLength, sendRaw } from './raw-body'
 
@@ -39,7 +40,7 @@ export function forwardData(req: http.IncomingMessage, res: http.ServerResponse,
     answer.once('end', () => (answered = true))
     if (res.destroyed) return void upstream.destroy()
     const length = rawLength(req, upstream, answer)
-    if (length === undefined) return sendAnswer(req, res, answer)
+    if (length === undefined) return void sendAgentAnswer(req, res, answer, answer.statusCode ?? 502, agentResponseHeaders(answer.headers), pipeLoose)
     // From here on the body's bytes go socket to socket (relay/raw-body.ts): `answered` tells
     // res's close listener that the upstream request is no longer the one to cut.
     answered = true
@@ -59,43 +60,6 @@ export function forwardData(req: http.IncomingMessage, res: http.ServerResponse,
   else req.pipe(upstream)
 }
 
-/** Answers up to this size that arrive whole at once are sent to the browser in one write. */
-const SMALL_BODY_BYTES = 64 * 1024
-
-/**
- * What arrives with the headers in the same turn of the event loop (a whole small page, usually)
- * leaves in ONE write with a Content-Length; anything longer or slower (downloads, event streams)
- * is piped on from the next turn.
- */
-function sendAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer: http.IncomingMessage) {
-  const status = answer.statusCode ?? 502
-  const chunks: Buffer[] = []
-  let size = 0
-  const collect = (chunk: Buffer) => {
-    chunks.push(chunk)
-    size += chunk.length
-    if (size > SMALL_BODY_BYTES) stream()
-  }
-  const whole = () => {
-    clearImmediate(pending)
-    if (res.destroyed || res.headersSent) return
-    const headers = agentResponseHeaders(answer.headers)
-    if (req.method !== 'HEAD' && status !== 204 && status !== 304 && headers['content-length'] === undefined) headers['content-length'] = String(size)
-    res.writeHead(status, headers)
-    res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
-  }
-  const stream = () => {
-    clearImmediate(pending)
-    answer.off('data', collect).off('end', whole)
-    if (res.destroyed || res.headersSent) return void answer.resume()
-    res.writeHead(status, agentResponseHeaders(answer.headers))
-    for (const chunk of chunks) res.write(chunk)
-    pipeLoose(answer, res)
-  }
-  const pending = setImmediate(stream)
-  answer.on('data', collect).once('end', whole)
-}
-
 /** Queued towards the browser before the agent's side is paused. */
 const LOOSE_BUFFER_BYTES = 1024 * 1024
 
@@ -104,7 +68,7 @@ const LOOSE_BUFFER_BYTES = 1024 * 1024
  * buffer is 16 KiB): with `pipe` every 64 KiB read paused and resumed the agent's socket, which
  * made a download several times slower than the sockets allow.
  */
-export function pipeLoose(from: http.IncomingMessage, to: http.ServerResponse) {
+export function pipeLoose(from: Readable, to: http.ServerResponse) {
   let waiting = false
   from.on('data', (chunk: Buffer) => {
     to.write(chunk)
