@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
@@ -90,9 +90,17 @@ describe('application lookup', () => {
   it('rate-limits code guessing per user', async () => {
     const f = await fixture()
     const actor = actorFor(f.owner, '')
-    const attempts = Array.from({ length: 30 }, () => lookupApplication(actor, 'AAA-AA-AAA').catch((e) => e.code))
-    expect(new Set(await Promise.all(attempts))).toEqual(new Set(['enrollment/invalid-code']))
-    await expect(lookupApplication(actor, 'AAA-AA-AAA')).rejects.toMatchObject({ status: 429 })
+    // the limit counts per fixed 10-minute window: the clock stands in the middle of one, so a
+    // test run at a window's edge cannot start a new count halfway
+    const window = 10 * 60_000
+    vi.useFakeTimers({ toFake: ['Date'], now: Math.floor(Date.now() / window) * window + window / 2 })
+    try {
+      const attempts = Array.from({ length: 30 }, () => lookupApplication(actor, 'AAA-AA-AAA').catch((e) => e.code))
+      expect(new Set(await Promise.all(attempts))).toEqual(new Set(['enrollment/invalid-code']))
+      await expect(lookupApplication(actor, 'AAA-AA-AAA')).rejects.toMatchObject({ status: 429 })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 
