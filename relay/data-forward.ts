@@ -5,10 +5,11 @@
  * bodyless method (a kept-alive connection the UI closed at that moment), go over the HTTP/2 tunnel.
  */
 import http from 'node:http'
-import { type Duplex, type Readable } from 'node:stream'
+import { type Duplex } from 'node:stream'
 import { agentRequestHeaders, sendText, TUNNEL_LOST_MESSAGE, type BrowserSide, type TunnelLink, type Visit } from './browser'
 import { http1Headers, type DataPool } from './data-connections'
 import { sendAgentAnswer } from './answer'
+import { pipeLoose } from './loose-pipe'
 import { agentResponseHeaders } from './headers'
 import { rawLength, sendRaw } from './raw-body'
 
@@ -58,30 +59,6 @@ export function forwardData(req: http.IncomingMessage, res: http.ServerResponse,
   })
   if (bodyless) upstream.end()
   else req.pipe(upstream)
-}
-
-/** Queued towards the browser before the agent's side is paused. */
-const LOOSE_BUFFER_BYTES = 1024 * 1024
-
-/**
- * Like `pipe`, but lets up to LOOSE_BUFFER_BYTES queue on the browser's side (a response's own
- * buffer is 16 KiB): with `pipe` every 64 KiB read paused and resumed the agent's socket, which
- * made a download several times slower than the sockets allow.
- */
-export function pipeLoose(from: Readable, to: http.ServerResponse) {
-  let waiting = false
-  from.on('data', (chunk: Buffer) => {
-    to.write(chunk)
-    if (!waiting && to.writableLength > LOOSE_BUFFER_BYTES) {
-      waiting = true
-      from.pause()
-      to.once('drain', () => {
-        waiting = false
-        from.resume()
-      })
-    }
-  })
-  from.once('end', () => to.end())
 }
 
 const HANDSHAKE_HEADERS = ['sec-websocket-accept', 'sec-websocket-protocol', 'sec-websocket-extensions']

@@ -10,11 +10,10 @@ import { createRequire } from 'node:module'
 import type { Socket } from 'node:net'
 import type { DataPool } from './data-connections'
 import { agentResponseHeaders } from './headers'
+import { looseBackpressure } from './loose-pipe'
 
 /** Bodies from this size on are carried raw; smaller ones are not worth leaving the HTTP client for. */
 export const RAW_BODY_BYTES = 256 * 1024
-/** Queued towards the browser before the data socket is paused. */
-const LOOSE_BUFFER_BYTES = 1024 * 1024
 
 /** The listeners Node's HTTP client puts on a socket for one request (node:_http_client), by event. */
 const CLIENT_LISTENERS: Record<string, string[]> = {
@@ -79,8 +78,9 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
   res.writeHead(answer.statusCode ?? 502, agentResponseHeaders(answer.headers))
   let left = length
   let done = false
+  // the data socket waits while over 1 MiB is queued towards the browser
+  const flow = looseBackpressure(socket, res, () => !done)
   let owned = false
-  let waiting = false
   let corked = false
   // The reads libuv delivers in one turn of the event loop (up to 32 in a row) leave in one writev:
   // on loopback a send costs about as much per call as per byte, so 64 KiB writes cost several times
@@ -125,14 +125,7 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
     left -= chunk.length
     gather()
     res.write(chunk)
-    if (!waiting && res.writableLength > LOOSE_BUFFER_BYTES) {
-      waiting = true
-      socket.pause()
-      res.once('drain', () => {
-        waiting = false
-        if (!done) socket.resume()
-      })
-    }
+    flow.afterWrite()
   }
   res.once('close', () => {
     if (!done) cut()
@@ -152,6 +145,6 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
     socket.on('data', write).on('end', cut).on('close', cut).on('error', cut)
     // What the parser read of the body so far waits in `answer`.
     for (let chunk: Buffer | null; !done && (chunk = answer.read() as Buffer | null) !== null; ) write(chunk)
-    if (!done && !waiting) socket.resume()
+    if (!done && !flow.waiting) socket.resume()
   })
 }

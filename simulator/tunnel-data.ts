@@ -7,6 +7,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import net, { type Socket } from 'node:net'
+import { LOOSE_BUFFER_BYTES, pipeLoose } from '../relay/loose-pipe'
 
 export const DATA_PROTOCOL = 'pixelfleet-data'
 export const FEATURES_HEADER = 'pf-tunnel-features'
@@ -79,7 +80,7 @@ export class DataConnections {
       local.on('error', close).on('close', close)
       local.once('end', () => relay.end())
       local.write(first)
-      splice(relay, local)
+      pipeLoose(relay, local)
     }
     if (head.length) start(head)
     else relay.once('data', start)
@@ -90,26 +91,6 @@ export class DataConnections {
     for (const request of this.pending) request.destroy()
     for (const socket of this.sockets) socket.destroy()
   }
-}
-
-/** Queued on the receiving socket before the sending one is paused. */
-const LOOSE_BUFFER_BYTES = 1024 * 1024
-
-/** Like `pipe`, but without a pause and resume per 64 KiB read (the receiving socket's buffer is 16 KiB): bytes flow until 1 MiB is queued. */
-function splice(from: Socket, to: Socket) {
-  let waiting = false
-  from.on('data', (chunk: Buffer) => {
-    to.write(chunk)
-    if (!waiting && to.writableLength > LOOSE_BUFFER_BYTES) {
-      waiting = true
-      from.pause()
-      to.once('drain', () => {
-        waiting = false
-        from.resume()
-      })
-    }
-  })
-  from.once('end', () => to.end())
 }
 
 /** One read from the local UI takes up to this much (Node's default read is 64 KiB, allocated anew per read). */

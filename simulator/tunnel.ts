@@ -2,6 +2,7 @@ import http from 'node:http'
 import http2 from 'node:http2'
 import https from 'node:https'
 import { type Socket } from 'node:net'
+import { pipeLoose } from '../relay/loose-pipe'
 import { type SimulatedSite } from './site'
 import { DATA_REQUEST_HEADER, DataConnections, FEATURES_HEADER, INITIAL_DATA_CONNECTIONS, TUNNEL_ID_HEADER } from './tunnel-data'
 import { type AgentWebUi, startAgentWebUi } from './web-ui'
@@ -24,7 +25,6 @@ export type TunnelState = true | string
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'http2-settings'])
 const MAX_RETRY_MS = 30_000
-const LOOSE_BUFFER_BYTES = 1024 * 1024
 const STREAM_WINDOW_BYTES = 1024 * 1024
 const CONNECTION_WINDOW_BYTES = 16 * 1024 * 1024
 /** The tunnel's upgrade token: after the relay's 101, HTTP/2 runs straight on the connection (relay/tunnel-accept.ts). */
@@ -222,18 +222,6 @@ export class TunnelClient {
     this.h2.close()
     this.local.destroy()
   }
-}
-
-/** Like `pipe`, but lets up to LOOSE_BUFFER_BYTES queue on the h2 stream (its own buffer is 16 KiB), so HTTP/2 flow control, not a pause per 64 KiB read, paces the transfer. */
-function pipeLoose(from: http.IncomingMessage, to: http2.ServerHttp2Stream) {
-  from.on('data', (chunk: Buffer) => {
-    to.write(chunk)
-    if (to.writableLength > LOOSE_BUFFER_BYTES) {
-      from.pause()
-      to.once('drain', () => from.resume())
-    }
-  })
-  from.once('end', () => to.end())
 }
 
 /**
