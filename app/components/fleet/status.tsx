@@ -5,14 +5,17 @@ import { cn } from '~/utils/cn'
 import { Button } from '../ui/button'
 import { Tooltip } from '../ui/tooltip'
 
+/** The connection states' icons, labels and colours (ConnectionIcon, the projects list's system tags). */
+export const CONNECTION_STATES = {
+  connected: { Icon: CircleCheck, label: 'Connected', color: 'text-emerald-600' },
+  disconnected: { Icon: CircleX, label: 'Disconnected', color: 'text-red-500' },
+  unknown: { Icon: CircleHelp, label: 'Unknown', color: 'text-slate-400' },
+} as const
+
 /** Connected / disconnected / unknown (never seen) icon. */
 export function ConnectionIcon({ connected, unknown, className }: { connected: boolean; unknown?: boolean; className?: string }) {
-  if (unknown) return <CircleHelp aria-label="Unknown" className={cn('size-4 text-slate-400', className)} />
-  return connected ? (
-    <CircleCheck aria-label="Connected" className={cn('size-4 text-emerald-600', className)} />
-  ) : (
-    <CircleX aria-label="Disconnected" className={cn('size-4 text-red-500', className)} />
-  )
+  const { Icon, label, color } = CONNECTION_STATES[unknown ? 'unknown' : connected ? 'connected' : 'disconnected']
+  return <Icon aria-label={label} className={cn('size-4', color, className)} />
 }
 
 /** A severity pill: colour and label of the worst severity, with a count when given. */

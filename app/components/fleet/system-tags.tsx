@@ -1,36 +1,22 @@
 import { Link } from '@remix-run/react'
-import { CircleCheck, CircleHelp, CircleX } from 'lucide-react'
 import type { ProjectSystemTags, SystemTag } from '~/domain/fleet/project-systems.server'
 import { timeAgo } from '~/utils/format-time'
+import { IconSprite, SpriteIcon } from '../ui/icon-sprite'
+import { CONNECTION_STATES } from './status'
 
-/** The connection icons of status.tsx's ConnectionIcon, by tag state. */
-const STATE_ICONS = { connected: CircleCheck, disconnected: CircleX, unknown: CircleHelp } as const
-const STATE_LABELS = { connected: 'Connected', disconnected: 'Disconnected', unknown: 'Unknown' } as const
-const STATE_COLORS = { connected: 'text-emerald-600', disconnected: 'text-red-500', unknown: 'text-slate-400' } as const
+const PREFIX = 'pf-system-tag'
 
 /**
- * The three connection icons once per page as SVG symbols: the projects list shows up to six tags
- * per project, and each tag repeated its icon's paths (~240 icons, a third of the page's HTML).
+ * The three connection icons once per page: the projects list shows up to six tags per project,
+ * and each tag repeated its icon's paths (~240 icons, a third of the page's HTML).
  */
 export function SystemTagIconSprite() {
-  return (
-    <svg aria-hidden className="absolute size-0 overflow-hidden">
-      {Object.entries(STATE_ICONS).map(([state, Icon]) => (
-        <symbol key={state} id={`pf-system-tag-${state}`} viewBox="0 0 24 24">
-          <Icon />
-        </symbol>
-      ))}
-    </svg>
-  )
+  return <IconSprite prefix={PREFIX} icons={{ connected: CONNECTION_STATES.connected.Icon, disconnected: CONNECTION_STATES.disconnected.Icon, unknown: CONNECTION_STATES.unknown.Icon }} />
 }
 
 /** A tag's connection icon from <SystemTagIconSprite> (which must be on the page), looking like ConnectionIcon. */
 function TagIcon({ state }: { state: SystemTag['state'] }) {
-  return (
-    <svg aria-label={STATE_LABELS[state]} className={`lucide size-3.5 ${STATE_COLORS[state]}`}>
-      <use href={`#pf-system-tag-${state}`} />
-    </svg>
-  )
+  return <SpriteIcon prefix={PREFIX} name={state} label={CONNECTION_STATES[state].label} className={`lucide size-3.5 ${CONNECTION_STATES[state].color}`} />
 }
 
 /**
