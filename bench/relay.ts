@@ -1,11 +1,14 @@
-// npm run bench:relay [-- --rounds N --seconds S --sessions N --no-download --no-small --no-data --profile --pin-wrk CPU]
+// npm run bench:relay [-- --rounds N --seconds S --sessions N --no-download --no-small --no-data --profile --pin-wrk CPU --splice]
 // The relay against the agent's own web UI, in one run, with wrk as the load generator: the agent
 // (web UI + tunnel) and the relay each run in their own process (bench/relay/*.ts) on a fresh
 // SQLite file; the browser side is a real proxy session (one-time code redeemed for the cookie,
 // host {label}.localhost) so every relayed request is checked and recorded as in production.
 // Prints per round and as medians: GET status.json requests/s and p50/p99 at concurrency 32,
 // direct vs relayed (alternating), a 50 MB download in MB/s, 50 browser sessions at once on the
-// tunnel, and the agent's live WebSocket end to end; then the ratios against the targets.
+// tunnel, and the agent's live WebSocket end to end; then the ratios against the targets. The
+// download rounds also measure the ceiling of any relay here: the same download through one and
+// two C forwarders that only move bytes (bench/relay/forwarding-ceiling.ts; `--splice` makes them
+// use splice(2) instead of read/write).
 import { spawn, execFile, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -24,6 +27,7 @@ import { openProxySession } from '../app/domain/relay/sessions.server'
 import { createSession } from '../app/domain/auth/session.server'
 import { RelayClient } from '../relay/client'
 import { SimulatedSite } from '../simulator/site'
+import { startForwardingCeiling } from './relay/forwarding-ceiling'
 
 const root = path.resolve(import.meta.dirname, '..')
 const args = process.argv.slice(2)
@@ -40,6 +44,7 @@ const PROFILE = args.includes('--profile')
 const NO_DATA = args.includes('--no-data')
 /** `--pin-wrk 1`: wrk runs on that CPU only (taskset), to see what the relay and the agent do on the other */
 const PIN = args.includes('--pin-wrk') ? args[args.indexOf('--pin-wrk') + 1] : ''
+const SPLICE = args.includes('--splice')
 const PROFILE_DIR = '/tmp/pixelfleet-relay-prof'
 const DB_FILE = '/tmp/pixelfleet-bench-relay.db'
 const run = promisify(execFile)
@@ -55,7 +60,7 @@ function cpuSeconds(pid: number | 'self', children = false) {
   // fields[0] is field 3 (state): utime 14, stime 15, cutime 16, cstime 17
   return children ? (Number(fields[13]) + Number(fields[14])) * TICK_S : (Number(fields[11]) + Number(fields[12])) * TICK_S
 }
-const processes: { relay?: number; agent?: number } = {}
+const processes: { relay?: number; agent?: number; forwarders?: number[] } = {}
 const cpuNow = (): Cpu => ({ wrk: cpuSeconds('self', true), relay: processes.relay ? cpuSeconds(processes.relay) : 0, agent: processes.agent ? cpuSeconds(processes.agent) : 0 })
 const perRequest = (w: Wrk, relayed: boolean) =>
   `CPU/request wrk ${((w.cpu.wrk / w.requests) * 1000).toFixed(3)}${relayed ? ` relay ${((w.cpu.relay / w.requests) * 1000).toFixed(3)}` : ''} agent ${((w.cpu.agent / w.requests) * 1000).toFixed(3)} ms`
@@ -208,11 +213,22 @@ async function main() {
   }
   console.log('GET /support-bundle.bin (50 MiB), one connection:')
   const large: { direct: Wrk; relayed: Wrk }[] = []
+  const hops: { one: number; two: number }[] = []
+  const ceiling = DOWNLOAD ? await startForwardingCeiling(webPort, SPLICE ? 'splice' : 'copy') : 'not measured'
+  if (typeof ceiling === 'string') console.log(`  (no forwarding ceiling: ${ceiling})`)
+  else processes.forwarders = ceiling.pids
   for (let round = 1; round <= (DOWNLOAD ? ROUNDS : 0); round++) {
     const d = await wrk(`${direct}/support-bundle.bin`, 1, {})
     const r = await wrk(`${through}/support-bundle.bin`, 1, relayed)
     large.push({ direct: d, relayed: r })
-    console.log(`  round ${round}: direct ${d.mbps.toFixed(0)} MB/s | relayed ${r.mbps.toFixed(0)} MB/s | ratio ${(r.mbps / d.mbps).toFixed(2)}${d.errors + r.errors ? ` | ERRORS ${d.errors}/${r.errors}` : ''}`)
+    let hopText = ''
+    if (typeof ceiling !== 'string') {
+      const one = (await wrk(`http://127.0.0.1:${ceiling.oneHopPort}/support-bundle.bin`, 1, {})).mbps / d.mbps
+      const two = (await wrk(`http://127.0.0.1:${ceiling.twoHopsPort}/support-bundle.bin`, 1, {})).mbps / d.mbps
+      hops.push({ one, two })
+      hopText = ` | C forwarder (${SPLICE ? 'splice' : 'read/write'}) ratio: 1 hop ${one.toFixed(2)}, 2 hops ${two.toFixed(2)}`
+    }
+    console.log(`  round ${round}: direct ${d.mbps.toFixed(0)} MB/s | relayed ${r.mbps.toFixed(0)} MB/s | ratio ${(r.mbps / d.mbps).toFixed(2)}${hopText}${d.errors + r.errors ? ` | ERRORS ${d.errors}/${r.errors}` : ''}`)
     const perMb = (w: Wrk, cpu: number) => ((cpu / (w.mbps * SECONDS)) * 1000).toFixed(2)
     console.log(`           CPU ms per MB: direct wrk ${perMb(d, d.cpu.wrk)} agent ${perMb(d, d.cpu.agent)} | relayed wrk ${perMb(r, r.cpu.wrk)} relay ${perMb(r, r.cpu.relay)} agent ${perMb(r, r.cpu.agent)}`)
   }
@@ -264,6 +280,11 @@ async function main() {
   console.log(`  small page: direct ${rps.direct.toFixed(0)} req/s, relayed ${rps.relayed.toFixed(0)} req/s, ratio ${(rps.relayed / rps.direct).toFixed(2)} (target >= 0.5: ${verdict(rps.relayed / rps.direct >= 0.5)})`)
   console.log(`  added latency: p50 ${(p50.relayed - p50.direct).toFixed(2)} ms (target < 5: ${verdict(p50.relayed - p50.direct < 5)}), p99 ${(p99.relayed - p99.direct).toFixed(2)} ms (target < 20: ${verdict(p99.relayed - p99.direct < 20)})`)
   console.log(`  50 MiB download: direct ${mbps.direct.toFixed(0)} MB/s, relayed ${mbps.relayed.toFixed(0)} MB/s, ratio ${(mbps.relayed / mbps.direct).toFixed(2)} (target >= 0.7: ${verdict(mbps.relayed / mbps.direct >= 0.7)})`)
+  if (hops.length) {
+    const two = median(hops.map((h) => h.two))
+    console.log(`  download ceiling here: a C forwarder that only moves bytes gives ${median(hops.map((h) => h.one)).toFixed(2)} of direct with 1 hop, ${two.toFixed(2)} with 2 hops; the relay (2 hops) reaches ${((mbps.relayed / mbps.direct / two) * 100).toFixed(0)}% of that`)
+  }
+  if (typeof ceiling !== 'string') ceiling.close()
 
   await stop(agent.proc)
   await stop(relay.proc)
@@ -275,6 +296,6 @@ async function main() {
 main().catch((error) => {
   console.error(error)
   // the relay and agent children must not outlive a failed run
-  for (const pid of [processes.relay, processes.agent]) if (pid) try { process.kill(pid, 'SIGKILL') } catch { /* already gone */ }
+  for (const pid of [processes.relay, processes.agent, ...(processes.forwarders ?? [])]) if (pid) try { process.kill(pid, 'SIGKILL') } catch { /* already gone */ }
   process.exit(1)
 })
