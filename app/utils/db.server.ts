@@ -41,6 +41,15 @@ function createPostgresClient(): PrismaClient {
   return new PgClient({ adapter: new PrismaPg(postgresPool()) })
 }
 
+/**
+ * The bound values one statement may carry in better-sqlite3's SQLite (SQLITE_MAX_VARIABLE_NUMBER,
+ * 32766 since SQLite 3.32; tests/unit/db-bind-limit.test.ts checks it). The adapter does not say,
+ * so Prisma's query compiler assumed SQLite's old 999 and failed (P2029) on any query binding more
+ * ids beside another condition: a member seeing 1,200 of an organization's 2,500 projects could not
+ * open the agents list. Declared here, Prisma splits or fails only past the real limit.
+ */
+export const SQLITE_MAX_BIND_VALUES = 32766
+
 function createClient() {
   const url = getConfig().DATABASE_URL
   if (isPostgres(url)) return createPostgresClient()
@@ -53,7 +62,7 @@ function createClient() {
         const db = (connection as unknown as { client: Database }).client
         immediateTransactions(db)
         connections.set(client, db)
-        return connection
+        return Object.assign(connection, { getConnectionInfo: () => ({ maxBindValues: SQLITE_MAX_BIND_VALUES, supportsRelationJoins: false }) })
       },
     }),
   })

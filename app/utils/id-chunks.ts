@@ -1,8 +1,9 @@
 /**
  * Ids per statement where a list of ids is bound beside other conditions. Prisma splits a lone
- * `in` list itself, but not one combined with other filters, and SQLite takes 999 bound
- * parameters: such a query over a thousand rows failed (P2029). Two lists of this size and a few
- * other values still fit.
+ * `in` list itself, but not one combined with other filters: such a query fails (P2029) past the
+ * database's bound-parameter limit (SQLite's was taken as 999 until app/utils/db.server.ts
+ * declared 32766; PostgreSQL 32767). Lists of fleet rows can exceed either, so they go by chunks,
+ * which also keeps each statement short.
  */
 export const ID_CHUNK = 400
 

@@ -1,6 +1,7 @@
 /**
  * Users' actions over more than a thousand rows: an id list bound beside another condition (or in
- * an update) took one parameter per row, and SQLite takes 999 (Prisma P2029): the action failed.
+ * an update) took one parameter per row, and Prisma took SQLite's limit for 999 (P2029): the action
+ * failed. Lists now go by chunks, and Prisma is told SQLite's real limit (app/utils/db.server.ts).
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
@@ -158,6 +159,35 @@ describe('an organization of 1,050 projects', () => {
     expect(table.rows.map((r) => r.systems.map((s) => s.projectId))).toEqual([[projects[MANY - 1]!.id]])
     expect((await agentDetail(f.owner, f.orgId, agentId!)).systems).toHaveLength(1)
     expect((await listAgentIssues(f.owner, f.orgId, agentId!, 'active')).total).toBe(0)
+  })
+})
+
+describe('an organization of 2,500 projects', () => {
+  it('shows a member managing 1,200 of them their agents, devices, issues and one agent', async () => {
+    // Neither the 1,200 visible projects nor the 1,300 others fit in 999 bound ids.
+    const f = await seedOrganization('wide')
+    const rooms = Array.from({ length: 1_200 }, (_, i) => ({ id: `wide-room-${i}`, organizationId: f.orgId, name: `Room ${i}`, parentId: f.stage }))
+    const halls = Array.from({ length: 1_298 }, (_, i) => ({ id: `wide-hall-${i}`, organizationId: f.orgId, name: `Hall ${i}`, parentId: f.volume }))
+    await prisma.project.createMany({ data: [...rooms, ...halls] })
+    const [inside] = await seedAgents('wide-in', f.orgId, 1, 1, rooms[1_199]!.id)
+    await seedAgents('wide-out', f.orgId, 1, 1, halls[0]!.id)
+    const systems = await prisma.system.findMany({ where: { agent: { organizationId: f.orgId } }, select: { id: true } })
+    await prisma.issue.createMany({ data: systems.map((s) => ({ systemId: s.id, kind: 'alert', key: 'psu.failed', component: 'psu', severity: 2, message: 'PSU failed', latestAt: new Date(), isActive: true })) })
+    const m = await prisma.user.create({ data: { email: 'manager@wide.large-lists.test', name: 'Manager', emailVerified: true } })
+    await prisma.$transaction(async (tx) => {
+      await tx.accessRight.create({ data: { userId: m.id, roleId: DEFAULT_ROLE_IDS.projectManager, organizationId: f.orgId, projectId: f.stage } })
+      await compileUserAcls(tx, m.id, f.orgId)
+    })
+    const member = actorFor(m)
+
+    const table = await agentsTable(member, f.orgId, { page: 1, limit: 50, filters: { name: '', product: [], version: [], input: [], connected: [] }, sorting: [] })
+    expect(table.rows.map((r) => r.id)).toEqual([inside])
+    expect((await listAgents(member, f.orgId, {})).agents.map((a) => a.id)).toEqual([inside])
+    expect((await projectDevices(member, f.orgId, f.stage)).systems.map((s) => s.agent.id)).toEqual([inside])
+    expect((await projectIssues(member, f.orgId, f.stage)).total).toBe(1)
+    expect((await listProjectIssues(member, f.orgId, f.stage, 'active')).issues.map((i) => i.agentId)).toEqual([inside])
+    expect((await agentDetail(member, f.orgId, inside!)).systems).toHaveLength(1)
+    expect((await listAgentIssues(member, f.orgId, inside!, 'active')).total).toBe(1)
   })
 })
 

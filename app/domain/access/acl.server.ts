@@ -44,7 +44,7 @@ export async function compileRoleHolders(tx: Tx, roleId: string) {
 export async function compileAllAcls(tx: Tx): Promise<number> {
   const users = await tx.accessRight.findMany({ select: { userId: true }, distinct: ['userId'] })
   const orphaned = await tx.compiledAcl.findMany({
-    // a relation filter, not the holders' ids: a site of over 999 users would exceed SQLite's bound parameters
+    // a relation filter, not the holders' ids: a large site's users would exceed the bound parameters
     where: { user: { accessRights: { none: {} } } },
     select: { userId: true },
     distinct: ['userId'],

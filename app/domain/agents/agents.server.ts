@@ -175,7 +175,7 @@ export async function listAgents(actor: Actor, organizationId: string, raw: unkn
   const access = await getOrganizationAccess(actor, organizationId)
   if (!access.canAnywhere('agent.list')) throw accessDenied()
   const allProjectIds = access.can('agent.list') ? null : (await prisma.project.findMany({ where: { organizationId }, select: { id: true } })).map((p) => p.id)
-  // a member's projects may number over 999: bound as the shorter of the list and its complement
+  // a member's projects may number thousands: bound as the shorter of the list and its complement
   const inProjects = allProjectIds && systemsInProjectsOf(organizationId, allProjectIds, allProjectIds.filter((id) => access.can('agent.list', id)))
 
   const rows = await prisma.agent.findMany({

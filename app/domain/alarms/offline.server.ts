@@ -39,8 +39,8 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
     select: { id: true, projectId: true, project: { select: { offlineAlarmMinutes: true } }, agent: { select: { organizationId: true, lastSeen: true } } },
   })
   const silent = systems.filter((s) => t - s.agent.lastSeen!.getTime() >= (s.project?.offlineAlarmMinutes ?? OFFLINE_MINUTES.default) * 60_000)
-  // Prisma binds every id besides kind and key, and SQLite takes 999 parameters: in one query a fleet
-  // with a thousand silent systems failed every sweep (P2029) and raised nothing
+  // Prisma binds every id besides kind and key, and a statement binds a bounded number: in one
+  // query a large fleet's silent systems failed every sweep (P2029) and raised nothing
   const existing = await inChunks(silent, (chunk) =>
     prisma.issue.findMany({ where: { systemId: { in: chunk.map((s) => s.id) }, kind: OFFLINE_ISSUE.kind, key: OFFLINE_ISSUE.key }, select: { id: true, systemId: true, isActive: true } }),
   )

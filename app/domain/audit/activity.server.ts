@@ -52,7 +52,7 @@ export async function listAuditRecords(actor: Actor, raw: z.input<typeof auditLi
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit + 1,
     })
-  // a subtree may hold over 999 projects, more than SQLite binds beside the order: the newest
+  // a subtree may hold more projects than one statement binds: the newest
   // records of each chunk of projects hold the page's, merged in the same order
   const rows =
     projectIds && projectIds.length > ID_CHUNK

@@ -69,8 +69,8 @@ async function countProject(organizationId: string, projectId: string, from: Dat
       grew = true
     }
   }
-  // one text match per project: by chunks for a project with hundreds of sub-projects (SQLite binds
-  // 999 parameters); an event of projects in two chunks comes twice and is counted once
+  // one text match per project: by chunks for a project with hundreds of sub-projects (a statement binds
+  // a bounded number of parameters); an event of projects in two chunks comes twice and is counted once
   const events = await inChunks([...ids], (chunk) =>
     prisma.agentEvent.findMany({
       where: { organizationId, createdAt: { gte: from, lt: to }, type: { in: [...COUNTED_CALLS] }, OR: chunk.map((id) => ({ projectIds: { contains: `"${id}"` } })) },

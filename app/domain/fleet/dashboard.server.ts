@@ -174,7 +174,7 @@ export async function fleetSearch(actor: Actor, organizationId: string, text: st
   if (org.name.toLowerCase().includes(q)) results.push({ type: 'organization', id: org.id, label: org.name, detail: 'Organization', to: `${base}/projects` })
   const matching = scope.viewableProjectIds.filter((id) => scope.projects.get(id)!.name.toLowerCase().includes(q))
   const withSystems = new Set(
-    // by chunks: a search may match over 999 projects, more ids than SQLite binds in a groupBy
+    // by chunks: a search may match more projects than one groupBy binds
     (await inChunks(matching, (chunk) => prisma.system.groupBy({ by: ['projectId'], where: { projectId: { in: chunk } } }))).map((r) => r.projectId),
   )
   for (const id of matching) {

@@ -77,8 +77,8 @@ export class FleetScope {
 
   /**
    * Prisma filter for systems assigned to `projectIds` (projects of this organization). An
-   * organization may hold over 999 projects, SQLite's limit of bound ids beside other conditions
-   * (P2029), and these lists go into paged queries that cannot be split: the shorter of the list
+   * organization may hold more projects than a statement binds beside other conditions (P2029;
+   * SQLITE_MAX_BIND_VALUES in app/utils/db.server.ts), and these lists go into paged queries that cannot be split: the shorter of the list
    * and its complement in the organization is bound, none when the list holds every project.
    */
   systemsInProjects(projectIds: readonly string[]): Prisma.SystemWhereInput {

@@ -150,8 +150,8 @@ export async function leaveOrganization(actor: Actor, organizationId: string) {
 /** Members holding org.transfer at organization level (the owner included), minus the current user. */
 async function transferCandidatesOf(access: OrganizationAccess) {
   const organizationId = access.organization.id
-  // one query with the holders as a relation filter: an organization may have over 999 of them,
-  // too many ids to bind beside the order (SQLite). The quoted name matches one element of the JSON list.
+  // one query with the holders as a relation filter: an organization may have thousands of them,
+  // too many ids to bind beside the order. The quoted name matches one element of the JSON list.
   const holdsTransfer: Prisma.UserWhereInput = { compiledAcls: { some: { organizationId, projectId: ORG_SCOPE, permissions: { contains: '"org.transfer"' } } } }
   return prisma.user.findMany({
     where: { ...(access.userId ? { NOT: { id: access.userId } } : {}), OR: [{ id: access.organization.ownerId }, holdsTransfer] },

@@ -110,7 +110,7 @@ export async function deleteProject(actor: Actor, organizationId: string, projec
   if (ids.length > 1 && !recurse) throw invalid('The project has sub-projects; delete it recursively to remove them too')
   const name = rows.find((r) => r.id === projectId)?.name ?? projectId
   const result = await prisma.$transaction(async (tx) => {
-    // by chunks: a subtree may hold over 999 projects, more ids than SQLite binds in one statement
+    // by chunks: a subtree may hold more projects than one statement binds
     let unassignedSystems = 0
     for (const chunk of chunked(ids)) unassignedSystems += (await tx.system.updateMany({ where: { projectId: { in: chunk } }, data: { projectId: null } })).count
     const holderRows = await inChunks(ids, (chunk) => tx.accessRight.findMany({ where: { projectId: { in: chunk } }, select: { userId: true }, distinct: ['userId'] }))

@@ -48,7 +48,7 @@ export async function recordTunnelClosed(tunnelId: string, agentId: string, opti
 export async function closeStaleTunnels(relayNode: string) {
   const stale = await prisma.tunnelConnection.findMany({ where: { relayNode, closedAt: null }, select: { id: true, agentId: true } })
   if (!stale.length) return
-  // a node may have carried thousands of tunnels: ids bound by chunks (SQLite takes 999 parameters)
+  // a node may have carried thousands of tunnels: ids bound by chunks (a statement binds a bounded number)
   const closedAt = new Date()
   for (const ids of chunked(stale.map((t) => t.id))) await prisma.tunnelConnection.updateMany({ where: { id: { in: ids } }, data: { closedAt, forwards: '{}' } })
   for (const ids of chunked([...new Set(stale.map((t) => t.agentId))])) {
