@@ -12,8 +12,9 @@ import { emitChange } from '~/domain/events/bus.server'
 import { agentsTable } from '~/domain/fleet/agents-table.server'
 import { parseAgentTableQuery } from '~/domain/fleet/agents-table-state'
 import { dashboard } from '~/domain/fleet/dashboard.server'
-import { ORG_READ_CACHE_MS } from '~/domain/fleet/org-read-cache.server'
+import { ORG_READ_CACHE_MS, userKey } from '~/domain/fleet/org-read-cache.server'
 import { projectOverview } from '~/domain/fleet/project.server'
+import { recompileUserAcl } from '~/domain/roles/roles.server'
 import { prisma } from '~/utils/db.server'
 
 let orgId: string
@@ -110,5 +111,27 @@ describe('shared organization aggregates', () => {
     expect(await projectOverview(owner, orgId, stageId)).toBe(overview)
     // another user with the same query gets their own rows
     expect((await agentsTable(viewer, orgId, query)).rows.map((r) => r.id)).toEqual([agentId])
+  })
+
+  it("shows a site admin's change of someone's rights at once", async () => {
+    const query = parseAgentTableQuery(new URLSearchParams())
+    const wingsId = (await prisma.project.create({ data: { organizationId: orgId, name: 'Wings' } })).id
+    const wingAgent = await prisma.agent.create({ data: { clientName: 'Wing agent', secretHash: 'x', organizationId: orgId, lastSeen: new Date() } })
+    await prisma.system.create({ data: { agentId: wingAgent.id, key: 'sys', name: 'Wing wall', projectId: wingsId } })
+    emitChange({ organizationId: orgId, kind: 'system' })
+    const u = await prisma.user.create({ data: { email: 'wings@org-read-cache.test', name: 'Wings Viewer', emailVerified: true } })
+    const right = await prisma.$transaction(async (tx) => {
+      const created = await tx.accessRight.create({ data: { userId: u.id, roleId: DEFAULT_ROLE_IDS.projectViewer, organizationId: orgId, projectId: wingsId } })
+      await compileUserAcls(tx, u.id, orgId)
+      return created
+    })
+    const member = actorOf(u)
+    expect((await agentsTable(member, orgId, query)).rows.map((r) => [r.id, r.canConnect])).toEqual([[wingAgent.id, false]])
+    // the right changed in the database (no event), then a site admin's 'Recompile ACLs for User'
+    await prisma.accessRight.update({ where: { id: right.id }, data: { roleId: DEFAULT_ROLE_IDS.projectManager } })
+    await recompileUserAcl({ ...owner, isSiteAdmin: true }, u.id)
+    expect((await agentsTable(member, orgId, query)).rows.map((r) => [r.id, r.canConnect])).toEqual([[wingAgent.id, true]])
+    // a site admin's claim is part of what a shared entry holds for a user
+    expect(userKey({ ...member, isSiteAdmin: true })).not.toBe(userKey(member))
   })
 })

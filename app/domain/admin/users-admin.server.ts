@@ -8,6 +8,7 @@ import { type Actor, type UserActor } from '../actor'
 import { audit } from '../audit/audit.server'
 import { endSessionsOf } from '../auth/session.server'
 import { endApiTokensOf } from '../auth/token-ending.server'
+import { emitChange } from '../events/bus.server'
 import { type EndReason } from '../relay/session-checks.server'
 import { accessDenied, invalid, notFound, notLoggedIn } from '../errors'
 import { parseInput } from '../parse-input'
@@ -126,6 +127,8 @@ export async function updateAdminUser(actor: Actor, raw: unknown): Promise<Admin
     }
     return row
   })
+  // their rights changed with no organization's event: shared reads holding them are dropped
+  emitChange({ organizationId: null, kind: 'member', userId: user.id })
   return adminUserView(updated)
 }
 

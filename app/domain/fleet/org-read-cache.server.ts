@@ -49,9 +49,13 @@ export function visibilityKey(scope: FleetScope): string {
   return `${scope.orgWide ? 'org' : 'projects'}:${[...scope.viewableProjectIds].sort().join(',')}`
 }
 
-/** A user and the token they came with (a token narrows their rights): for entries holding what that user may do. Null for agents and the system. */
+/**
+ * A user, the token they came with (a token narrows their rights) and whether they are staff (a
+ * site admin's claim changes with no organization's event): for entries holding what that user
+ * may do. Null for agents and the system.
+ */
 export function userKey(actor: Actor): string | null {
-  return actor.kind === 'user' ? `${actor.userId}:${actor.token?.id ?? ''}` : null
+  return actor.kind === 'user' ? `${actor.userId}:${actor.token?.id ?? ''}:${actor.isSiteAdmin ? 'staff' : ''}` : null
 }
 
 /**

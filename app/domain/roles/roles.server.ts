@@ -263,11 +263,14 @@ export async function checkUserRoles(actor: Actor) {
 /** 'Recompile ACLs': every user's compiled ACLs from their access rights. */
 export async function recompileAcls(actor: Actor) {
   await requireRoleAdmin(actor)
-  return prisma.$transaction(async (tx) => {
+  const result = await prisma.$transaction(async (tx) => {
     const usersCompiled = await compileAllAcls(tx)
     await audit(tx, actor, { action: 'acl.recompile', message: `Recompiled ACLs of ${usersCompiled} user(s)` })
     return { usersCompiled }
   })
+  // anyone's rights may have moved: every organization's shared reads and open pages refresh
+  emitChange({ organizationId: null, kind: 'member' })
+  return result
 }
 
 function requireSiteAdminActor(actor: Actor) {
@@ -291,5 +294,6 @@ export async function recompileUserAcl(actor: Actor, userId: string) {
     await compileUserAcls(tx, userId)
     await audit(tx, actor, { action: 'acl.recompile.user', message: `Recompiled ACLs of user ${userId}` })
   })
+  emitChange({ organizationId: null, kind: 'member', userId })
   return { userId }
 }
