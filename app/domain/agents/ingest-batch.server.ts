@@ -54,10 +54,14 @@ function eventProjectIds(agent: CachedAgent, systemIds: string[] | null): string
   return json
 }
 
-/** Counts one call per agent and hour and records it as an agent event (spec 01 section 9). */
+/**
+ * Counts one call per agent and hour and records it as an agent event (spec 01 section 9). Both
+ * carry the organization the agent is in now: a counter row per organization, so calls after an
+ * enrollment or a move within the hour count for the new one (decision 018).
+ */
 export function countCall(batch: Batch, agentId: string, agent: CachedAgent, call: string, systemIds: string[] | null) {
   const hour = batch.hour
-  const key = `${agentId}|${call}`
+  const key = `${agentId}|${agent.organizationId ?? ''}|${call}`
   const usage = batch.usage.get(key) ?? { agentId, organizationId: agent.organizationId, hour, call, count: 0 }
   usage.count++
   batch.usage.set(key, usage)
@@ -80,7 +84,7 @@ export function writeBatchTotals(batch: Batch) {
   if (offline.length) sql.agentsOnline(offline, [0, nowText])
   if (batch.seen.size) sql.agentsSeen([...batch.seen], [nowText, nowText])
   const usage: unknown[] = []
-  for (const u of batch.usage.values()) usage.push(newId(), u.agentId, u.organizationId, u.hour, u.call, u.count)
+  for (const u of batch.usage.values()) usage.push(newId(), u.agentId, u.organizationId, u.organizationId ?? '', u.hour, u.call, u.count)
   sql.usageAddRows(usage)
   const events: unknown[] = []
   const nowMs = batch.now.getTime()
