@@ -24,7 +24,7 @@ import amqp, { type Channel, type ChannelModel, type ConsumeMessage } from 'amqp
 import mqtt, { type MqttClient } from 'mqtt'
 import { agentConfigs, agentPresence, onAgentConfigChange, onlineAgentIds } from '../app/domain/agents/agent-gateway.server'
 import { onChange, type ChangeEvent } from '../app/domain/events/bus.server'
-import { isIngestChange } from '../app/domain/agents/ingest.server'
+import { isIngestChange } from '../app/domain/agents/ingest-cache.server'
 import { emitRemoteChange, emitRemoteIngestChanges, isRemoteChange } from '../app/domain/events/remote.server'
 import { identityOf, publishAllowed, routingKeyToTopic, type Identity } from './acl'
 import { PROVISIONING_USERNAME, agentConfigTopic } from './protocol'

@@ -9,7 +9,7 @@ import { type UpdateClientStateRequest } from '../../broker/protocol'
 import { drainIngest, handleCall, handleReceivedCall } from '../../app/domain/agents/agent-gateway.server'
 import { runningIngestWorker, stopIngestWorker } from '../../app/domain/agents/ingest-worker.server'
 import { onChange, type ChangeEvent } from '../../app/domain/events/bus.server'
-import { isIngestChange } from '../../app/domain/agents/ingest.server'
+import { isIngestChange } from '../../app/domain/agents/ingest-cache.server'
 import { prisma } from '../../app/utils/db.server'
 
 afterAll(() => stopIngestWorker())

@@ -16,11 +16,14 @@ import { getConfig } from '~/utils/env.server'
 import { prisma } from '~/utils/db.server'
 import { type z } from 'zod'
 import { selfEnroll } from './enrollment.server'
-import { agentCredentials, clientConfigOf, forgetAgents, isIngestChange, type CallMeta, type IngestCall } from './ingest.server'
+import { agentCredentials } from './ingest.server'
+import { type CallMeta } from './ingest-batch.server'
+import { forgetAgents, isIngestChange } from './ingest-cache.server'
+import { clientConfigOf, type IngestCall } from './ingest-calls.server'
 import { drainIngestService, ingest, ingestAgentPresence, ingestReceived, ingestServed, startIngestWorker } from './ingest-worker.server'
 import { type RawOutcome } from './ingest-raw.server'
 
-export type { CallMeta } from './ingest.server'
+export type { CallMeta } from './ingest-batch.server'
 
 const sameText = (a: string, b: string) => {
   const left = Buffer.from(sha256(a))

@@ -6,7 +6,9 @@
  */
 import { agentCallSchemas, maxPayloadBytes, type ErrorResponse } from '../../../broker/protocol'
 import { DomainError } from '../errors'
-import { ingestCall, type CallMeta, type IngestCall } from './ingest.server'
+import { ingestCall } from './ingest.server'
+import { type CallMeta } from './ingest-batch.server'
+import { type IngestCall } from './ingest-calls.server'
 import { fastSafeParse } from './ingest-validate.server'
 
 export type RawOutcome = {

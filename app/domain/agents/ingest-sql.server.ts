@@ -150,11 +150,12 @@ function prepareStatements(db: Database) {
     // for an unchanged report these are most of the rows a message writes.
     agentsSeen: bulkStatement(db, 1, (rows) => `UPDATE "Agent" SET "lastSeen" = ?, "updatedAt" = ? WHERE "id" IN (${placeholders(rows, 1)})`),
     agentsOnline: bulkStatement(db, 1, (rows) => `UPDATE "Agent" SET "online" = ?, "updatedAt" = ? WHERE "id" IN (${placeholders(rows, 1)})`),
+    // organizationKey = organizationId ?? '': a NULL in the key would never conflict (decision 018)
     usageAddRows: bulkStatement(
       db,
-      6,
-      (rows) => `INSERT INTO "UsageCounter" ("id", "agentId", "organizationId", "hour", "call", "count") VALUES ${placeholders(rows, 6)}
-       ON CONFLICT ("agentId", "hour", "call") DO UPDATE SET "count" = "count" + excluded."count"`,
+      7,
+      (rows) => `INSERT INTO "UsageCounter" ("id", "agentId", "organizationId", "organizationKey", "hour", "call", "count") VALUES ${placeholders(rows, 7)}
+       ON CONFLICT ("agentId", "hour", "call", "organizationKey") DO UPDATE SET "count" = "count" + excluded."count"`,
     ),
     eventInsertRows: bulkStatement(
       db,

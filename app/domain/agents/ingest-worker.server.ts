@@ -19,16 +19,10 @@ import { type AgentCall, type AgentCallPayload, type AgentCallResult } from '../
 import { getConfig, onConfigChange } from '~/utils/env.server'
 import { onChange } from '../events/bus.server'
 import { DomainError } from '../errors'
-import {
-  announceIngestChanges,
-  countServedCall,
-  drainIngest,
-  ingestCall,
-  ingestPresence,
-  isIngestChange,
-  type CallMeta,
-  type IngestCall,
-} from './ingest.server'
+import { countServedCall, drainIngest, ingestCall, ingestPresence } from './ingest.server'
+import { type CallMeta } from './ingest-batch.server'
+import { announceIngestChanges, isIngestChange } from './ingest-cache.server'
+import { type IngestCall } from './ingest-calls.server'
 import { ingestRaw, type RawOutcome } from './ingest-raw.server'
 import type { FromWorker, SerializedError, ToWorker, WorkerRequest } from './ingest-thread.server'
 

@@ -1,8 +1,8 @@
 /**
  * Admin usage overview (spec 01 sections 2 and 9). Figures count AgentEvent rows: ingest writes one
- * per call, stamped with the agent's organization and its systems' projects at that moment. The
- * hourly UsageCounter is not used: its row per (agent, hour, call) keeps the organization of the
- * hour's first call, so calls after an enrollment within that hour would count for nobody.
+ * per call, stamped with the agent's organization and its systems' projects at that moment: one
+ * source for the organization and the project figures. (The hourly UsageCounter has a row per
+ * organization since decision 018, but no projects.)
  * Results are cached per period in UsageAggregate; the raw events stay the source of truth.
  */
 import { z } from 'zod'
