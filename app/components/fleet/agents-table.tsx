@@ -1,4 +1,4 @@
-import { Link, useFetcher, useLocation, useSearchParams } from '@remix-run/react'
+import { Link, useFetcher, useLocation } from '@remix-run/react'
 import {
   type ColumnDef,
   type ColumnFiltersState,
@@ -10,7 +10,7 @@ import {
   useReactTable,
 } from '@tanstack/react-table'
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight, Download, EyeOff, ExternalLink, Settings2, Trash2, X } from 'lucide-react'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { toast } from 'sonner'
 import {
   COLUMN_LABELS,
@@ -21,7 +21,6 @@ import {
   PAGE_SIZES,
   SORTABLE_COLUMNS,
   type SortableColumn,
-  encodeState,
   parseColumns,
   parseExpanded,
   parseFilters,
@@ -44,6 +43,7 @@ import { ConnectionIcon, HealthCell, RemoteConnect, portalLink } from './status'
 import { SystemAssignSelect } from './system-assign'
 import { BulkBar, useAgentSelection } from './bulk-bar'
 import { useStableOrder } from './use-stable-order'
+import { encodeOrNull, useTableParams } from './use-table-params'
 
 export type AgentsTableData = {
   rows: AgentTableRow[]
@@ -58,30 +58,6 @@ export type AgentsTableData = {
 const FACET_TITLES: Record<(typeof FACETS)[number], string> = { product: 'Product', version: 'Version', connected: 'Connected', input: 'Input' }
 const NAME_DEBOUNCE_MS = 300
 const FACETS_DELAY_MS = 500
-
-/** Writes one or more table-state parameters; empty values are removed so URLs stay short. */
-function useTableParams() {
-  const [params, setParams] = useSearchParams()
-  // the URL being navigated to: quick successive changes (two column toggles) build on each other
-  // instead of each starting from the URL that is still showing
-  const latest = useRef(params)
-  useEffect(() => {
-    latest.current = params
-  }, [params])
-  const update = (changes: Record<string, string | null> | ((prev: URLSearchParams) => Record<string, string | null>), resetPage = false) => {
-    const next = new URLSearchParams(latest.current)
-    for (const [key, value] of Object.entries(typeof changes === 'function' ? changes(latest.current) : changes)) {
-      if (value === null || value === '') next.delete(key)
-      else next.set(key, value)
-    }
-    if (resetPage) next.delete('page')
-    latest.current = next
-    setParams(next, { replace: true, preventScrollReset: true })
-  }
-  return { params, update }
-}
-
-const encodeOrNull = (value: unknown[] | Record<string, unknown>) => (Array.isArray(value) ? (value.length ? encodeState(value) : null) : Object.keys(value).length ? encodeState(value) : null)
 
 /**
  * The agents list (spec 02 section 2). Server-driven: filters, sorting and paging live in the URL
