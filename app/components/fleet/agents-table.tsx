@@ -1,6 +1,5 @@
-import { Link, useFetcher, useLocation } from '@remix-run/react'
+import { useFetcher } from '@remix-run/react'
 import {
-  type ColumnDef,
   type ColumnFiltersState,
   type ExpandedState,
   type SortingState,
@@ -9,7 +8,7 @@ import {
   getCoreRowModel,
   useReactTable,
 } from '@tanstack/react-table'
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight, Download, EyeOff, ExternalLink, Settings2, Trash2, X } from 'lucide-react'
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight, Download, EyeOff, Settings2, X } from 'lucide-react'
 import { useEffect, useMemo, useState } from 'react'
 import { toast } from 'sonner'
 import {
@@ -35,12 +34,10 @@ import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMe
 import { Input } from '../ui/input'
 import { NativeSelect } from '../ui/native-select'
 import { TooltipHost } from '../ui/delegated-tooltip'
-import { Tooltip } from '../ui/tooltip'
 import { FacetedFilter } from './faceted-filter'
-import { LastSeen, type LastSeenMode, nextLastSeenMode } from './last-seen'
 import { Switch } from './popover'
-import { ConnectionIcon, HealthCell, RemoteConnect, portalLink } from './status'
 import { AgentRowView } from './agent-row-view'
+import { useAgentsColumns } from './agents-columns'
 import { BulkBar, useAgentSelection } from './bulk-bar'
 import { useStableOrder } from './use-stable-order'
 import { encodeOrNull, useTableParams } from './use-table-params'
@@ -75,7 +72,6 @@ export function AgentsTable({
   canAssign: boolean
 }) {
   const { params, update } = useTableParams()
-  const location = useLocation()
   const filters = useMemo(() => parseFilters(params.get('filters')), [params])
   const sorting = useMemo(() => parseSorting(params.get('sorting')), [params])
   const expanded = useMemo(() => parseExpanded(params.get('expanded')), [params])
@@ -115,7 +111,6 @@ export function AgentsTable({
   }
 
   const [liveSort, setLiveSort] = useState(false)
-  const [lastSeenMode, setLastSeenMode] = useState<LastSeenMode>('relative')
   const [removing, setRemoving] = useState<AgentTableRow | null>(null)
   const removeFetcher = useFetcher<{ ok: boolean; message?: string }>()
   useEffect(() => {
@@ -129,133 +124,9 @@ export function AgentsTable({
   const urlKey = [params.get('page'), params.get('limit'), params.get('filters'), params.get('sorting')].join('|')
   const rows = useStableOrder(data.rows, urlKey, liveSort)
 
-  const header = (id: SortableColumn) => COLUMN_LABELS[id]
   const bulk = useAgentSelection()
   const pageIds = rows.map((r) => r.id)
-  const pageAllSelected = pageIds.length > 0 && pageIds.every(bulk.isSelected)
-  const columns = useMemo<ColumnDef<AgentTableRow>[]>(
-    () => [
-      {
-        id: 'select',
-        enableSorting: false,
-        enableHiding: false,
-        header: () => (
-          <input type="checkbox" className="size-3.5 align-middle accent-primary" aria-label="Select all on this page" checked={pageAllSelected} onChange={(e) => bulk.togglePage(pageIds, e.target.checked)} />
-        ),
-        cell: ({ row }) => (
-          <input type="checkbox" className="size-3.5 align-middle accent-primary" aria-label={`Select ${row.original.name}`} checked={bulk.isSelected(row.original.id)} onChange={(e) => bulk.toggle(row.original.id, e.target.checked)} />
-        ),
-      },
-      {
-        id: 'expand',
-        enableSorting: false,
-        enableHiding: false,
-        header: () => null,
-        cell: ({ row }) => (
-          <button
-            type="button"
-            aria-label={row.getIsExpanded() ? 'Collapse row' : 'Expand row'}
-            aria-expanded={row.getIsExpanded()}
-            className="rounded p-0.5 text-muted-foreground hover:bg-accent"
-            onClick={row.getToggleExpandedHandler()}
-          >
-            {row.getIsExpanded() ? <ChevronDown className="size-4" /> : <ChevronRight className="size-4" />}
-          </button>
-        ),
-      },
-      { id: 'id', accessorKey: 'id', header: header('id'), cell: ({ row }) => <span className="font-mono text-xs">{row.original.id}</span> },
-      {
-        id: 'connected',
-        header: header('connected'),
-        cell: ({ row }) => <ConnectionIcon connected={row.original.isConnected} unknown={!row.original.lastSeen} />,
-      },
-      {
-        id: 'name',
-        header: header('name'),
-        cell: ({ row }) => (
-          <span className="flex items-center gap-2">
-            <Link to={`/organization/${organization.id}/agents/${row.original.id}`} className="font-medium hover:underline">
-              {row.original.name}
-            </Link>
-          </span>
-        ),
-      },
-      {
-        id: 'health',
-        header: header('health'),
-        cell: ({ row }) => (
-          <span className="flex items-center gap-2">
-            <HealthCell {...row.original} />
-            {row.original.weightedAlertsScore ? (
-              <Tooltip content="Weighted alerts score: alert count ^ (6 - worst severity), plus the same for deviations">
-                <span className="font-mono text-[11px] text-muted-foreground" data-testid="health-score">
-                  {row.original.weightedAlertsScore}
-                </span>
-              </Tooltip>
-            ) : null}
-          </span>
-        ),
-      },
-      { id: 'serial', header: header('serial'), cell: ({ row }) => <span className="font-mono text-xs">{row.original.serial}</span> },
-      {
-        id: 'systemsCount',
-        header: header('systemsCount'),
-        cell: ({ row }) => {
-          const r = row.original
-          return r.systemsTotal ? (
-            <span className={cn('font-mono text-xs', r.systemsAssigned < r.systemsTotal && 'text-amber-700')}>
-              {r.systemsAssigned}/{r.systemsTotal}
-            </span>
-          ) : (
-            <span className="text-xs text-muted-foreground">(none)</span>
-          )
-        },
-      },
-      { id: 'systemsTotal', header: header('systemsTotal'), cell: ({ row }) => row.original.systemsTotal },
-      { id: 'systemsAssigned', header: header('systemsAssigned'), cell: ({ row }) => row.original.systemsAssigned },
-      { id: 'systemsAvailable', header: header('systemsAvailable'), cell: ({ row }) => row.original.systemsAvailable },
-      { id: 'product', header: header('product'), cell: ({ row }) => row.original.product },
-      { id: 'version', header: header('version'), cell: ({ row }) => <span className="font-mono text-xs">{row.original.version}</span> },
-      {
-        id: 'lastSeen',
-        header: header('lastSeen'),
-        cell: ({ row }) => <LastSeen value={row.original.lastSeen} mode={lastSeenMode} onCycle={() => setLastSeenMode(nextLastSeenMode)} />,
-      },
-      {
-        id: 'remoteConnect',
-        header: header('remoteConnect'),
-        cell: ({ row }) => <RemoteConnect organizationId={organization.id} agent={row.original} canConnect={row.original.canConnect} />,
-      },
-      {
-        id: 'actions',
-        enableSorting: false,
-        enableHiding: false,
-        header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row }) => (
-          <span className="flex justify-end gap-0.5">
-            {row.original.isConnected && row.original.isTunnelConnected && row.original.canConnect ? (
-              <Tooltip content="Open remote portal">
-                <Button asChild variant="ghost" size="icon" className="size-7">
-                  <Link to={portalLink(organization.id, row.original.id, location.pathname + location.search)} aria-label={`Open portal of ${row.original.name}`}>
-                    <ExternalLink />
-                  </Link>
-                </Button>
-              </Tooltip>
-            ) : null}
-            {canDelete ? (
-              <Tooltip content="Remove agent">
-                <Button variant="ghost" size="icon" className="size-7 text-muted-foreground hover:text-destructive" aria-label={`Remove ${row.original.name}`} onClick={() => setRemoving(row.original)}>
-                  <Trash2 />
-                </Button>
-              </Tooltip>
-            ) : null}
-          </span>
-        ),
-      },
-    ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the selection's state is read through `bulk`, which changes with it
-    [organization.id, lastSeenMode, canDelete, location.pathname, location.search, bulk.selection, pageAllSelected],
-  )
+  const columns = useAgentsColumns({ organizationId: organization.id, canDelete, bulk, pageIds, onRemove: setRemoving })
 
   const table = useReactTable({
     data: rows,
