@@ -8,14 +8,11 @@ import {
   getCoreRowModel,
   useReactTable,
 } from '@tanstack/react-table'
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight, Download, EyeOff, Settings2, X } from 'lucide-react'
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight, EyeOff } from 'lucide-react'
 import { useEffect, useMemo, useState } from 'react'
 import { toast } from 'sonner'
 import {
   COLUMN_LABELS,
-  CONNECTED_VALUES,
-  type ColumnFilter,
-  FACETS,
   HIDDEN_BY_DEFAULT,
   PAGE_SIZES,
   SORTABLE_COLUMNS,
@@ -25,19 +22,16 @@ import {
   parseFilters,
   parseSorting,
 } from '~/domain/fleet/agents-table-state'
-import type { AgentTableRow, FacetOption } from '~/domain/fleet/agents-table.server'
-import { useDebouncedCallback } from '~/utils/use-debounced-callback'
+import type { AgentTableRow } from '~/domain/fleet/agents-table.server'
 import { cn } from '~/utils/cn'
 import { Button } from '../ui/button'
 import { ConfirmDialog } from '../ui/dialog'
-import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
-import { Input } from '../ui/input'
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
 import { NativeSelect } from '../ui/native-select'
 import { TooltipHost } from '../ui/delegated-tooltip'
-import { FacetedFilter } from './faceted-filter'
-import { Switch } from './popover'
 import { AgentRowView } from './agent-row-view'
 import { useAgentsColumns } from './agents-columns'
+import { AgentsToolbar } from './agents-toolbar'
 import { BulkBar, useAgentSelection } from './bulk-bar'
 import { useStableOrder } from './use-stable-order'
 import { encodeOrNull, useTableParams } from './use-table-params'
@@ -52,9 +46,6 @@ export type AgentsTableData = {
   canUnassign: boolean
 }
 
-const FACET_TITLES: Record<(typeof FACETS)[number], string> = { product: 'Product', version: 'Version', connected: 'Connected', input: 'Input' }
-const NAME_DEBOUNCE_MS = 300
-const FACETS_DELAY_MS = 500
 
 /**
  * The agents list (spec 02 section 2). Server-driven: filters, sorting and paging live in the URL
@@ -80,35 +71,6 @@ export function AgentsTable({
     () => ({ ...Object.fromEntries(HIDDEN_BY_DEFAULT.map((c) => [c, false])), ...columnChoices }),
     [columnChoices],
   )
-
-  const nameFilter = (filters.find((f) => f.id === 'name')?.value as string | undefined) ?? ''
-  const [nameText, setNameText] = useState(nameFilter)
-  useEffect(() => setNameText(nameFilter), [nameFilter])
-
-  const setFilter = (id: ColumnFilter['id'], value: string | string[]) =>
-    update((prev) => {
-      const next = [...parseFilters(prev.get('filters')).filter((f) => f.id !== id), { id, value } as ColumnFilter]
-      return { filters: encodeOrNull(next.filter((f) => (Array.isArray(f.value) ? f.value.length : f.value))) }
-    }, true)
-  const applyName = useDebouncedCallback((value: string) => setFilter('name', value.trim()), NAME_DEBOUNCE_MS)
-  const facetValues = (id: string) => (filters.find((f) => f.id === id)?.value as string[] | undefined) ?? []
-
-  // filter options load 500 ms after mount, and again with live updates of the table
-  const facetsFetcher = useFetcher<{ facets: Record<string, FacetOption[]> }>()
-  const [facetsRequested, setFacetsRequested] = useState(false)
-  useEffect(() => {
-    const timer = setTimeout(() => setFacetsRequested(true), FACETS_DELAY_MS)
-    return () => clearTimeout(timer)
-  }, [])
-  const facetsLoad = facetsFetcher.load
-  useEffect(() => {
-    if (facetsRequested) facetsLoad(`/resources/agent-facets?organizationId=${organization.id}`)
-  }, [facetsRequested, facetsLoad, organization.id, data])
-  const facetOptions = (id: (typeof FACETS)[number]): FacetOption[] => {
-    const loaded = facetsFetcher.data?.facets[id]
-    if (loaded) return loaded
-    return id === 'connected' ? CONNECTED_VALUES.map((value) => ({ value })) as FacetOption[] : []
-  }
 
   const [liveSort, setLiveSort] = useState(false)
   const [removing, setRemoving] = useState<AgentTableRow | null>(null)
@@ -205,74 +167,19 @@ export function AgentsTable({
     [bodyRows, columns, columnVisibility, expanded, visibleColumnCount, organization.id, data.assignableProjects, data.canUnassign, canAssign],
   )
   const expandedCount = Object.keys(expanded).length
-  const filtered = filters.length > 0
-  const exportHref = `/resources/agents-csv?${new URLSearchParams({ organizationId: organization.id, ...Object.fromEntries(['filters', 'sorting', 'columns'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : []))) })}`
 
   return (
     <div className="flex flex-col gap-2">
-      <div className="flex flex-wrap items-center gap-2">
-        <Input
-          aria-label="Filter by name"
-          placeholder="Filter agents..."
-          className="h-8 w-56"
-          value={nameText}
-          onChange={(e) => {
-            setNameText(e.target.value)
-            applyName(e.target.value)
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') {
-              setNameText('')
-              applyName('')
-            }
-          }}
-        />
-        {FACETS.map((id) => (
-          <FacetedFilter
-            key={id}
-            title={FACET_TITLES[id]}
-            options={facetOptions(id)}
-            loading={id !== 'connected' && !facetsFetcher.data}
-            selected={facetValues(id)}
-            onChange={(values) => setFilter(id, values)}
-          />
-        ))}
-        {filtered ? (
-          <Button variant="ghost" size="sm" className="h-8" onClick={() => { setNameText(''); update({ filters: null }, true) }}>
-            Reset <X />
-          </Button>
-        ) : null}
-        <div className="ml-auto flex items-center gap-3">
-          <label className="flex items-center gap-1.5 text-xs text-muted-foreground">
-            <Switch checked={liveSort} onCheckedChange={setLiveSort} aria-label="Live Sort" />
-            Live Sort
-          </label>
-          <Button asChild variant="outline" size="sm" className="h-8">
-            <a href={exportHref} download>
-              <Download /> Export CSV
-            </a>
-          </Button>
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="outline" size="sm" className="h-8">
-                <Settings2 /> View
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              <DropdownMenuLabel>Toggle columns</DropdownMenuLabel>
-              <DropdownMenuSeparator />
-              {table
-                .getAllLeafColumns()
-                .filter((c) => c.getCanHide())
-                .map((c) => (
-                  <DropdownMenuCheckboxItem key={c.id} checked={c.getIsVisible()} onCheckedChange={(v) => c.toggleVisibility(Boolean(v))} onSelect={(e) => e.preventDefault()}>
-                    {COLUMN_LABELS[c.id as SortableColumn]}
-                  </DropdownMenuCheckboxItem>
-                ))}
-            </DropdownMenuContent>
-          </DropdownMenu>
-        </div>
-      </div>
+      <AgentsToolbar
+        organizationId={organization.id}
+        tableData={data}
+        table={table}
+        params={params}
+        filters={filters}
+        update={update}
+        liveSort={liveSort}
+        onLiveSortChange={setLiveSort}
+      />
 
       <BulkBar
         organizationId={organization.id}
