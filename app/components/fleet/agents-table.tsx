@@ -1,36 +1,16 @@
 import { useFetcher } from '@remix-run/react'
-import {
-  type ColumnFiltersState,
-  type ExpandedState,
-  type SortingState,
-  type VisibilityState,
-  flexRender,
-  getCoreRowModel,
-  useReactTable,
-} from '@tanstack/react-table'
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight, EyeOff } from 'lucide-react'
+import { type ColumnFiltersState, type ExpandedState, type SortingState, type VisibilityState, getCoreRowModel, useReactTable } from '@tanstack/react-table'
 import { useEffect, useMemo, useState } from 'react'
 import { toast } from 'sonner'
-import {
-  COLUMN_LABELS,
-  HIDDEN_BY_DEFAULT,
-  PAGE_SIZES,
-  SORTABLE_COLUMNS,
-  type SortableColumn,
-  parseColumns,
-  parseExpanded,
-  parseFilters,
-  parseSorting,
-} from '~/domain/fleet/agents-table-state'
+import { HIDDEN_BY_DEFAULT, parseColumns, parseExpanded, parseFilters, parseSorting } from '~/domain/fleet/agents-table-state'
 import type { AgentTableRow } from '~/domain/fleet/agents-table.server'
-import { cn } from '~/utils/cn'
 import { Button } from '../ui/button'
 import { ConfirmDialog } from '../ui/dialog'
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
-import { NativeSelect } from '../ui/native-select'
 import { TooltipHost } from '../ui/delegated-tooltip'
 import { AgentRowView } from './agent-row-view'
 import { useAgentsColumns } from './agents-columns'
+import { AgentsPager } from './agents-pager'
+import { AgentsTableHead } from './agents-table-head'
 import { AgentsToolbar } from './agents-toolbar'
 import { BulkBar, useAgentSelection } from './bulk-bar'
 import { useStableOrder } from './use-stable-order'
@@ -46,10 +26,11 @@ export type AgentsTableData = {
   canUnassign: boolean
 }
 
-
 /**
  * The agents list (spec 02 section 2). Server-driven: filters, sorting and paging live in the URL
  * and the loader applies them in the database; TanStack Table runs in manual mode.
+ * The parts: use-table-params.ts (the URL state), agents-toolbar.tsx, bulk-bar.tsx,
+ * agents-columns.tsx, agents-table-head.tsx, agent-row-view.tsx and agents-pager.tsx.
  */
 export function AgentsTable({
   organization,
@@ -128,13 +109,6 @@ export function AgentsTable({
       }),
   })
 
-  /** Asc/Desc from a header menu: changes that column's direction, or adds it as the next sort key. */
-  const setSort = (id: SortableColumn, desc: boolean) =>
-    update((prev) => {
-      const current = parseSorting(prev.get('sorting'))
-      const next = current.some((s) => s.id === id) ? current.map((s) => (s.id === id ? { id, desc } : s)) : [...current, { id, desc }]
-      return { sorting: encodeOrNull(next) }
-    })
   // The rows re-render only when what they show changes, not when the filter options arrive or the
   // toolbar changes: 25-100 rows with tooltips and menus cost a long task on a phone (docs/benchmarks.md).
   const bodyRows = table.getRowModel().rows
@@ -215,88 +189,12 @@ export function AgentsTable({
 
       <TooltipHost className="relative overflow-x-auto rounded-lg border bg-card">
         <table className="w-full text-[13px]">
-          <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((h) => {
-                  const id = h.column.id as SortableColumn
-                  const sortable = (SORTABLE_COLUMNS as readonly string[]).includes(id)
-                  const sorted = sorting.find((s) => s.id === id)
-                  const position = sorting.findIndex((s) => s.id === id)
-                  return (
-                    <th key={h.id} className={cn('h-9 whitespace-nowrap px-2 font-medium', (h.column.id === 'expand' || h.column.id === 'select') && 'w-8')} aria-sort={sorted ? (sorted.desc ? 'descending' : 'ascending') : sortable ? 'none' : undefined}>
-                      {sortable ? (
-                        <DropdownMenu>
-                          <DropdownMenuTrigger asChild>
-                            <button type="button" className="-ml-1.5 inline-flex items-center gap-1 rounded px-1.5 py-1 hover:bg-accent hover:text-foreground">
-                              {COLUMN_LABELS[id]}
-                              {sorted ? sorted.desc ? <ArrowDown className="size-3.5" /> : <ArrowUp className="size-3.5" /> : <ArrowUpDown className="size-3.5 opacity-50" />}
-                              {sorted && sorting.length > 1 ? <span className="text-[10px]">{position + 1}</span> : null}
-                            </button>
-                          </DropdownMenuTrigger>
-                          <DropdownMenuContent align="start">
-                            <DropdownMenuItem onSelect={() => setSort(id, false)}>
-                              <ArrowUp /> Asc
-                            </DropdownMenuItem>
-                            <DropdownMenuItem onSelect={() => setSort(id, true)}>
-                              <ArrowDown /> Desc
-                            </DropdownMenuItem>
-                            <DropdownMenuSeparator />
-                            <DropdownMenuItem onSelect={() => h.column.toggleVisibility(false)}>
-                              <EyeOff /> Hide
-                            </DropdownMenuItem>
-                          </DropdownMenuContent>
-                        </DropdownMenu>
-                      ) : (
-                        flexRender(h.column.columnDef.header, h.getContext())
-                      )}
-                    </th>
-                  )
-                })}
-              </tr>
-            ))}
-          </thead>
+          <AgentsTableHead table={table} sorting={sorting} update={update} />
           {body}
         </table>
       </TooltipHost>
 
-      <div className="flex flex-wrap items-center justify-between gap-3 text-xs text-muted-foreground">
-        <span>
-          {data.total} agent{data.total === 1 ? '' : 's'}
-        </span>
-        <div className="flex items-center gap-4">
-          <label className="flex items-center gap-2">
-            Rows per page
-            <NativeSelect
-              aria-label="Rows per page"
-              className="h-7 text-xs"
-              value={data.limit}
-              onChange={(e) => update({ limit: e.target.value === '25' ? null : e.target.value }, true)}
-            >
-              {PAGE_SIZES.map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-            </NativeSelect>
-          </label>
-          <span>
-            Page {data.page} of {data.pageCount}
-          </span>
-          <span className="flex gap-1">
-            {[
-              { label: 'First page', icon: ChevronsLeft, page: 1, disabled: data.page <= 1 },
-              { label: 'Previous page', icon: ChevronLeft, page: data.page - 1, disabled: data.page <= 1 },
-              { label: 'Next page', icon: ChevronRight, page: data.page + 1, disabled: data.page >= data.pageCount },
-              { label: 'Last page', icon: ChevronsRight, page: data.pageCount, disabled: data.page >= data.pageCount },
-            ].map((b) => (
-              <Button key={b.label} variant="outline" size="icon" className="size-7" aria-label={b.label} disabled={b.disabled} onClick={() => update({ page: b.page === 1 ? null : String(b.page) })}>
-                <b.icon />
-              </Button>
-            ))}
-          </span>
-        </div>
-      </div>
+      <AgentsPager total={data.total} page={data.page} pageCount={data.pageCount} limit={data.limit} update={update} />
 
       <ConfirmDialog
         open={removing !== null}
