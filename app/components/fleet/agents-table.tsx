@@ -1,49 +1,20 @@
-import { Link, useFetcher, useLocation, useSearchParams } from '@remix-run/react'
-import {
-  type ColumnDef,
-  type ColumnFiltersState,
-  type ExpandedState,
-  type SortingState,
-  type VisibilityState,
-  flexRender,
-  getCoreRowModel,
-  useReactTable,
-} from '@tanstack/react-table'
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight, Download, EyeOff, ExternalLink, Settings2, Trash2, X } from 'lucide-react'
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useFetcher } from '@remix-run/react'
+import { type ColumnFiltersState, type ExpandedState, type SortingState, type VisibilityState, getCoreRowModel, useReactTable } from '@tanstack/react-table'
+import { useEffect, useMemo, useState } from 'react'
 import { toast } from 'sonner'
-import {
-  COLUMN_LABELS,
-  CONNECTED_VALUES,
-  type ColumnFilter,
-  FACETS,
-  HIDDEN_BY_DEFAULT,
-  PAGE_SIZES,
-  SORTABLE_COLUMNS,
-  type SortableColumn,
-  encodeState,
-  parseColumns,
-  parseExpanded,
-  parseFilters,
-  parseSorting,
-} from '~/domain/fleet/agents-table-state'
-import type { AgentTableRow, FacetOption } from '~/domain/fleet/agents-table.server'
-import { useDebouncedCallback } from '~/utils/use-debounced-callback'
-import { cn } from '~/utils/cn'
+import { HIDDEN_BY_DEFAULT, parseColumns, parseExpanded, parseFilters, parseSorting } from '~/domain/fleet/agents-table-state'
+import type { AgentTableRow } from '~/domain/fleet/agents-table.server'
 import { Button } from '../ui/button'
 import { ConfirmDialog } from '../ui/dialog'
-import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
-import { Input } from '../ui/input'
-import { NativeSelect } from '../ui/native-select'
 import { TooltipHost } from '../ui/delegated-tooltip'
-import { Tooltip } from '../ui/tooltip'
-import { FacetedFilter } from './faceted-filter'
-import { LastSeen, type LastSeenMode, nextLastSeenMode } from './last-seen'
-import { Switch } from './popover'
-import { ConnectionIcon, HealthCell, RemoteConnect, portalLink } from './status'
-import { SystemAssignSelect } from './system-assign'
+import { AgentRowView } from './agent-row-view'
+import { useAgentsColumns } from './agents-columns'
+import { AgentsPager } from './agents-pager'
+import { AgentsTableHead } from './agents-table-head'
+import { AgentsToolbar } from './agents-toolbar'
 import { BulkBar, useAgentSelection } from './bulk-bar'
 import { useStableOrder } from './use-stable-order'
+import { encodeOrNull, useTableParams } from './use-table-params'
 
 export type AgentsTableData = {
   rows: AgentTableRow[]
@@ -55,37 +26,11 @@ export type AgentsTableData = {
   canUnassign: boolean
 }
 
-const FACET_TITLES: Record<(typeof FACETS)[number], string> = { product: 'Product', version: 'Version', connected: 'Connected', input: 'Input' }
-const NAME_DEBOUNCE_MS = 300
-const FACETS_DELAY_MS = 500
-
-/** Writes one or more table-state parameters; empty values are removed so URLs stay short. */
-function useTableParams() {
-  const [params, setParams] = useSearchParams()
-  // the URL being navigated to: quick successive changes (two column toggles) build on each other
-  // instead of each starting from the URL that is still showing
-  const latest = useRef(params)
-  useEffect(() => {
-    latest.current = params
-  }, [params])
-  const update = (changes: Record<string, string | null> | ((prev: URLSearchParams) => Record<string, string | null>), resetPage = false) => {
-    const next = new URLSearchParams(latest.current)
-    for (const [key, value] of Object.entries(typeof changes === 'function' ? changes(latest.current) : changes)) {
-      if (value === null || value === '') next.delete(key)
-      else next.set(key, value)
-    }
-    if (resetPage) next.delete('page')
-    latest.current = next
-    setParams(next, { replace: true, preventScrollReset: true })
-  }
-  return { params, update }
-}
-
-const encodeOrNull = (value: unknown[] | Record<string, unknown>) => (Array.isArray(value) ? (value.length ? encodeState(value) : null) : Object.keys(value).length ? encodeState(value) : null)
-
 /**
  * The agents list (spec 02 section 2). Server-driven: filters, sorting and paging live in the URL
  * and the loader applies them in the database; TanStack Table runs in manual mode.
+ * The parts: use-table-params.ts (the URL state), agents-toolbar.tsx, bulk-bar.tsx,
+ * agents-columns.tsx, agents-table-head.tsx, agent-row-view.tsx and agents-pager.tsx.
  */
 export function AgentsTable({
   organization,
@@ -99,7 +44,6 @@ export function AgentsTable({
   canAssign: boolean
 }) {
   const { params, update } = useTableParams()
-  const location = useLocation()
   const filters = useMemo(() => parseFilters(params.get('filters')), [params])
   const sorting = useMemo(() => parseSorting(params.get('sorting')), [params])
   const expanded = useMemo(() => parseExpanded(params.get('expanded')), [params])
@@ -109,37 +53,7 @@ export function AgentsTable({
     [columnChoices],
   )
 
-  const nameFilter = (filters.find((f) => f.id === 'name')?.value as string | undefined) ?? ''
-  const [nameText, setNameText] = useState(nameFilter)
-  useEffect(() => setNameText(nameFilter), [nameFilter])
-
-  const setFilter = (id: ColumnFilter['id'], value: string | string[]) =>
-    update((prev) => {
-      const next = [...parseFilters(prev.get('filters')).filter((f) => f.id !== id), { id, value } as ColumnFilter]
-      return { filters: encodeOrNull(next.filter((f) => (Array.isArray(f.value) ? f.value.length : f.value))) }
-    }, true)
-  const applyName = useDebouncedCallback((value: string) => setFilter('name', value.trim()), NAME_DEBOUNCE_MS)
-  const facetValues = (id: string) => (filters.find((f) => f.id === id)?.value as string[] | undefined) ?? []
-
-  // filter options load 500 ms after mount, and again with live updates of the table
-  const facetsFetcher = useFetcher<{ facets: Record<string, FacetOption[]> }>()
-  const [facetsRequested, setFacetsRequested] = useState(false)
-  useEffect(() => {
-    const timer = setTimeout(() => setFacetsRequested(true), FACETS_DELAY_MS)
-    return () => clearTimeout(timer)
-  }, [])
-  const facetsLoad = facetsFetcher.load
-  useEffect(() => {
-    if (facetsRequested) facetsLoad(`/resources/agent-facets?organizationId=${organization.id}`)
-  }, [facetsRequested, facetsLoad, organization.id, data])
-  const facetOptions = (id: (typeof FACETS)[number]): FacetOption[] => {
-    const loaded = facetsFetcher.data?.facets[id]
-    if (loaded) return loaded
-    return id === 'connected' ? CONNECTED_VALUES.map((value) => ({ value })) as FacetOption[] : []
-  }
-
   const [liveSort, setLiveSort] = useState(false)
-  const [lastSeenMode, setLastSeenMode] = useState<LastSeenMode>('relative')
   const [removing, setRemoving] = useState<AgentTableRow | null>(null)
   const removeFetcher = useFetcher<{ ok: boolean; message?: string }>()
   useEffect(() => {
@@ -153,133 +67,9 @@ export function AgentsTable({
   const urlKey = [params.get('page'), params.get('limit'), params.get('filters'), params.get('sorting')].join('|')
   const rows = useStableOrder(data.rows, urlKey, liveSort)
 
-  const header = (id: SortableColumn) => COLUMN_LABELS[id]
   const bulk = useAgentSelection()
   const pageIds = rows.map((r) => r.id)
-  const pageAllSelected = pageIds.length > 0 && pageIds.every(bulk.isSelected)
-  const columns = useMemo<ColumnDef<AgentTableRow>[]>(
-    () => [
-      {
-        id: 'select',
-        enableSorting: false,
-        enableHiding: false,
-        header: () => (
-          <input type="checkbox" className="size-3.5 align-middle accent-primary" aria-label="Select all on this page" checked={pageAllSelected} onChange={(e) => bulk.togglePage(pageIds, e.target.checked)} />
-        ),
-        cell: ({ row }) => (
-          <input type="checkbox" className="size-3.5 align-middle accent-primary" aria-label={`Select ${row.original.name}`} checked={bulk.isSelected(row.original.id)} onChange={(e) => bulk.toggle(row.original.id, e.target.checked)} />
-        ),
-      },
-      {
-        id: 'expand',
-        enableSorting: false,
-        enableHiding: false,
-        header: () => null,
-        cell: ({ row }) => (
-          <button
-            type="button"
-            aria-label={row.getIsExpanded() ? 'Collapse row' : 'Expand row'}
-            aria-expanded={row.getIsExpanded()}
-            className="rounded p-0.5 text-muted-foreground hover:bg-accent"
-            onClick={row.getToggleExpandedHandler()}
-          >
-            {row.getIsExpanded() ? <ChevronDown className="size-4" /> : <ChevronRight className="size-4" />}
-          </button>
-        ),
-      },
-      { id: 'id', accessorKey: 'id', header: header('id'), cell: ({ row }) => <span className="font-mono text-xs">{row.original.id}</span> },
-      {
-        id: 'connected',
-        header: header('connected'),
-        cell: ({ row }) => <ConnectionIcon connected={row.original.isConnected} unknown={!row.original.lastSeen} />,
-      },
-      {
-        id: 'name',
-        header: header('name'),
-        cell: ({ row }) => (
-          <span className="flex items-center gap-2">
-            <Link to={`/organization/${organization.id}/agents/${row.original.id}`} className="font-medium hover:underline">
-              {row.original.name}
-            </Link>
-          </span>
-        ),
-      },
-      {
-        id: 'health',
-        header: header('health'),
-        cell: ({ row }) => (
-          <span className="flex items-center gap-2">
-            <HealthCell {...row.original} />
-            {row.original.weightedAlertsScore ? (
-              <Tooltip content="Weighted alerts score: alert count ^ (6 - worst severity), plus the same for deviations">
-                <span className="font-mono text-[11px] text-muted-foreground" data-testid="health-score">
-                  {row.original.weightedAlertsScore}
-                </span>
-              </Tooltip>
-            ) : null}
-          </span>
-        ),
-      },
-      { id: 'serial', header: header('serial'), cell: ({ row }) => <span className="font-mono text-xs">{row.original.serial}</span> },
-      {
-        id: 'systemsCount',
-        header: header('systemsCount'),
-        cell: ({ row }) => {
-          const r = row.original
-          return r.systemsTotal ? (
-            <span className={cn('font-mono text-xs', r.systemsAssigned < r.systemsTotal && 'text-amber-700')}>
-              {r.systemsAssigned}/{r.systemsTotal}
-            </span>
-          ) : (
-            <span className="text-xs text-muted-foreground">(none)</span>
-          )
-        },
-      },
-      { id: 'systemsTotal', header: header('systemsTotal'), cell: ({ row }) => row.original.systemsTotal },
-      { id: 'systemsAssigned', header: header('systemsAssigned'), cell: ({ row }) => row.original.systemsAssigned },
-      { id: 'systemsAvailable', header: header('systemsAvailable'), cell: ({ row }) => row.original.systemsAvailable },
-      { id: 'product', header: header('product'), cell: ({ row }) => row.original.product },
-      { id: 'version', header: header('version'), cell: ({ row }) => <span className="font-mono text-xs">{row.original.version}</span> },
-      {
-        id: 'lastSeen',
-        header: header('lastSeen'),
-        cell: ({ row }) => <LastSeen value={row.original.lastSeen} mode={lastSeenMode} onCycle={() => setLastSeenMode(nextLastSeenMode)} />,
-      },
-      {
-        id: 'remoteConnect',
-        header: header('remoteConnect'),
-        cell: ({ row }) => <RemoteConnect organizationId={organization.id} agent={row.original} canConnect={row.original.canConnect} />,
-      },
-      {
-        id: 'actions',
-        enableSorting: false,
-        enableHiding: false,
-        header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row }) => (
-          <span className="flex justify-end gap-0.5">
-            {row.original.isConnected && row.original.isTunnelConnected && row.original.canConnect ? (
-              <Tooltip content="Open remote portal">
-                <Button asChild variant="ghost" size="icon" className="size-7">
-                  <Link to={portalLink(organization.id, row.original.id, location.pathname + location.search)} aria-label={`Open portal of ${row.original.name}`}>
-                    <ExternalLink />
-                  </Link>
-                </Button>
-              </Tooltip>
-            ) : null}
-            {canDelete ? (
-              <Tooltip content="Remove agent">
-                <Button variant="ghost" size="icon" className="size-7 text-muted-foreground hover:text-destructive" aria-label={`Remove ${row.original.name}`} onClick={() => setRemoving(row.original)}>
-                  <Trash2 />
-                </Button>
-              </Tooltip>
-            ) : null}
-          </span>
-        ),
-      },
-    ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the selection's state is read through `bulk`, which changes with it
-    [organization.id, lastSeenMode, canDelete, location.pathname, location.search, bulk.selection, pageAllSelected],
-  )
+  const columns = useAgentsColumns({ organizationId: organization.id, canDelete, bulk, pageIds, onRemove: setRemoving })
 
   const table = useReactTable({
     data: rows,
@@ -319,13 +109,6 @@ export function AgentsTable({
       }),
   })
 
-  /** Asc/Desc from a header menu: changes that column's direction, or adds it as the next sort key. */
-  const setSort = (id: SortableColumn, desc: boolean) =>
-    update((prev) => {
-      const current = parseSorting(prev.get('sorting'))
-      const next = current.some((s) => s.id === id) ? current.map((s) => (s.id === id ? { id, desc } : s)) : [...current, { id, desc }]
-      return { sorting: encodeOrNull(next) }
-    })
   // The rows re-render only when what they show changes, not when the filter options arrive or the
   // toolbar changes: 25-100 rows with tooltips and menus cost a long task on a phone (docs/benchmarks.md).
   const bodyRows = table.getRowModel().rows
@@ -358,74 +141,19 @@ export function AgentsTable({
     [bodyRows, columns, columnVisibility, expanded, visibleColumnCount, organization.id, data.assignableProjects, data.canUnassign, canAssign],
   )
   const expandedCount = Object.keys(expanded).length
-  const filtered = filters.length > 0
-  const exportHref = `/resources/agents-csv?${new URLSearchParams({ organizationId: organization.id, ...Object.fromEntries(['filters', 'sorting', 'columns'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : []))) })}`
 
   return (
     <div className="flex flex-col gap-2">
-      <div className="flex flex-wrap items-center gap-2">
-        <Input
-          aria-label="Filter by name"
-          placeholder="Filter agents..."
-          className="h-8 w-56"
-          value={nameText}
-          onChange={(e) => {
-            setNameText(e.target.value)
-            applyName(e.target.value)
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') {
-              setNameText('')
-              applyName('')
-            }
-          }}
-        />
-        {FACETS.map((id) => (
-          <FacetedFilter
-            key={id}
-            title={FACET_TITLES[id]}
-            options={facetOptions(id)}
-            loading={id !== 'connected' && !facetsFetcher.data}
-            selected={facetValues(id)}
-            onChange={(values) => setFilter(id, values)}
-          />
-        ))}
-        {filtered ? (
-          <Button variant="ghost" size="sm" className="h-8" onClick={() => { setNameText(''); update({ filters: null }, true) }}>
-            Reset <X />
-          </Button>
-        ) : null}
-        <div className="ml-auto flex items-center gap-3">
-          <label className="flex items-center gap-1.5 text-xs text-muted-foreground">
-            <Switch checked={liveSort} onCheckedChange={setLiveSort} aria-label="Live Sort" />
-            Live Sort
-          </label>
-          <Button asChild variant="outline" size="sm" className="h-8">
-            <a href={exportHref} download>
-              <Download /> Export CSV
-            </a>
-          </Button>
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="outline" size="sm" className="h-8">
-                <Settings2 /> View
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              <DropdownMenuLabel>Toggle columns</DropdownMenuLabel>
-              <DropdownMenuSeparator />
-              {table
-                .getAllLeafColumns()
-                .filter((c) => c.getCanHide())
-                .map((c) => (
-                  <DropdownMenuCheckboxItem key={c.id} checked={c.getIsVisible()} onCheckedChange={(v) => c.toggleVisibility(Boolean(v))} onSelect={(e) => e.preventDefault()}>
-                    {COLUMN_LABELS[c.id as SortableColumn]}
-                  </DropdownMenuCheckboxItem>
-                ))}
-            </DropdownMenuContent>
-          </DropdownMenu>
-        </div>
-      </div>
+      <AgentsToolbar
+        organizationId={organization.id}
+        tableData={data}
+        table={table}
+        params={params}
+        filters={filters}
+        update={update}
+        liveSort={liveSort}
+        onLiveSortChange={setLiveSort}
+      />
 
       <BulkBar
         organizationId={organization.id}
@@ -461,88 +189,12 @@ export function AgentsTable({
 
       <TooltipHost className="relative overflow-x-auto rounded-lg border bg-card">
         <table className="w-full text-[13px]">
-          <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((h) => {
-                  const id = h.column.id as SortableColumn
-                  const sortable = (SORTABLE_COLUMNS as readonly string[]).includes(id)
-                  const sorted = sorting.find((s) => s.id === id)
-                  const position = sorting.findIndex((s) => s.id === id)
-                  return (
-                    <th key={h.id} className={cn('h-9 whitespace-nowrap px-2 font-medium', (h.column.id === 'expand' || h.column.id === 'select') && 'w-8')} aria-sort={sorted ? (sorted.desc ? 'descending' : 'ascending') : sortable ? 'none' : undefined}>
-                      {sortable ? (
-                        <DropdownMenu>
-                          <DropdownMenuTrigger asChild>
-                            <button type="button" className="-ml-1.5 inline-flex items-center gap-1 rounded px-1.5 py-1 hover:bg-accent hover:text-foreground">
-                              {COLUMN_LABELS[id]}
-                              {sorted ? sorted.desc ? <ArrowDown className="size-3.5" /> : <ArrowUp className="size-3.5" /> : <ArrowUpDown className="size-3.5 opacity-50" />}
-                              {sorted && sorting.length > 1 ? <span className="text-[10px]">{position + 1}</span> : null}
-                            </button>
-                          </DropdownMenuTrigger>
-                          <DropdownMenuContent align="start">
-                            <DropdownMenuItem onSelect={() => setSort(id, false)}>
-                              <ArrowUp /> Asc
-                            </DropdownMenuItem>
-                            <DropdownMenuItem onSelect={() => setSort(id, true)}>
-                              <ArrowDown /> Desc
-                            </DropdownMenuItem>
-                            <DropdownMenuSeparator />
-                            <DropdownMenuItem onSelect={() => h.column.toggleVisibility(false)}>
-                              <EyeOff /> Hide
-                            </DropdownMenuItem>
-                          </DropdownMenuContent>
-                        </DropdownMenu>
-                      ) : (
-                        flexRender(h.column.columnDef.header, h.getContext())
-                      )}
-                    </th>
-                  )
-                })}
-              </tr>
-            ))}
-          </thead>
+          <AgentsTableHead table={table} sorting={sorting} update={update} />
           {body}
         </table>
       </TooltipHost>
 
-      <div className="flex flex-wrap items-center justify-between gap-3 text-xs text-muted-foreground">
-        <span>
-          {data.total} agent{data.total === 1 ? '' : 's'}
-        </span>
-        <div className="flex items-center gap-4">
-          <label className="flex items-center gap-2">
-            Rows per page
-            <NativeSelect
-              aria-label="Rows per page"
-              className="h-7 text-xs"
-              value={data.limit}
-              onChange={(e) => update({ limit: e.target.value === '25' ? null : e.target.value }, true)}
-            >
-              {PAGE_SIZES.map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-            </NativeSelect>
-          </label>
-          <span>
-            Page {data.page} of {data.pageCount}
-          </span>
-          <span className="flex gap-1">
-            {[
-              { label: 'First page', icon: ChevronsLeft, page: 1, disabled: data.page <= 1 },
-              { label: 'Previous page', icon: ChevronLeft, page: data.page - 1, disabled: data.page <= 1 },
-              { label: 'Next page', icon: ChevronRight, page: data.page + 1, disabled: data.page >= data.pageCount },
-              { label: 'Last page', icon: ChevronsRight, page: data.pageCount, disabled: data.page >= data.pageCount },
-            ].map((b) => (
-              <Button key={b.label} variant="outline" size="icon" className="size-7" aria-label={b.label} disabled={b.disabled} onClick={() => update({ page: b.page === 1 ? null : String(b.page) })}>
-                <b.icon />
-              </Button>
-            ))}
-          </span>
-        </div>
-      </div>
+      <AgentsPager total={data.total} page={data.page} pageCount={data.pageCount} limit={data.limit} update={update} />
 
       <ConfirmDialog
         open={removing !== null}
@@ -558,69 +210,5 @@ export function AgentsTable({
         }
       />
     </div>
-  )
-}
-
-type TableRow = ReturnType<ReturnType<typeof useReactTable<AgentTableRow>>['getRowModel']>['rows'][number]
-
-function AgentRowView({
-  row,
-  organizationId,
-  projects,
-  canUnassign,
-  canAssign,
-  colSpan,
-}: {
-  row: TableRow
-  organizationId: string
-  projects: { id: string; name: string }[]
-  canUnassign: boolean
-  canAssign: boolean
-  colSpan: number
-}) {
-  const agent = row.original
-  return (
-    <>
-      <tr className={cn('border-b last:border-0 hover:bg-muted/30', row.getIsExpanded() && 'bg-muted/20')} data-agent-id={agent.id}>
-        {row.getVisibleCells().map((cell) => (
-          <td key={cell.id} className="h-10 px-2 align-middle">
-            {flexRender(cell.column.columnDef.cell, cell.getContext())}
-          </td>
-        ))}
-      </tr>
-      {row.getIsExpanded() ? (
-        <tr className="border-b bg-muted/20">
-          <td colSpan={2} />
-          <td colSpan={colSpan - 2} className="px-2 pb-3 pt-1">
-            {agent.systems.length ? (
-              <table className="text-xs">
-                <thead className="text-muted-foreground">
-                  <tr>
-                    <th className="py-1 pr-6 text-left font-medium">System</th>
-                    <th className="py-1 pr-6 text-left font-medium">Health</th>
-                    <th className="py-1 text-left font-medium">Project</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {agent.systems.map((s) => (
-                    <tr key={s.id}>
-                      <td className="py-1 pr-6 font-medium">{s.name}</td>
-                      <td className="py-1 pr-6">
-                        <HealthCell {...s} />
-                      </td>
-                      <td className="py-1">
-                        <SystemAssignSelect organizationId={organizationId} agentId={agent.id} system={s} projects={projects} canUnassign={canUnassign} disabled={!canAssign} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            ) : (
-              <p className="text-xs text-muted-foreground">This agent has not reported any system yet.</p>
-            )}
-          </td>
-        </tr>
-      ) : null}
-    </>
   )
 }

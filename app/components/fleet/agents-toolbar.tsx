@@ -1,0 +1,141 @@
+import { useFetcher } from '@remix-run/react'
+import { type Table } from '@tanstack/react-table'
+import { Download, Settings2, X } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { COLUMN_LABELS, CONNECTED_VALUES, type ColumnFilter, FACETS, type SortableColumn, parseFilters } from '~/domain/fleet/agents-table-state'
+import type { AgentTableRow, FacetOption } from '~/domain/fleet/agents-table.server'
+import { useDebouncedCallback } from '~/utils/use-debounced-callback'
+import { Button } from '../ui/button'
+import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
+import { Input } from '../ui/input'
+import { FacetedFilter } from './faceted-filter'
+import { Switch } from './popover'
+import { encodeOrNull, type UpdateTableParams } from './use-table-params'
+
+const FACET_TITLES: Record<(typeof FACETS)[number], string> = { product: 'Product', version: 'Version', connected: 'Connected', input: 'Input' }
+const NAME_DEBOUNCE_MS = 300
+const FACETS_DELAY_MS = 500
+
+/**
+ * The toolbar above the agents list: the name filter (applied 300 ms after the last keystroke,
+ * Escape clears it), the facet menus with their options' counts, Reset, and on the right Live Sort,
+ * Export CSV (of the filtered, sorted list with its columns) and the View menu that toggles columns.
+ */
+export function AgentsToolbar({
+  organizationId,
+  tableData,
+  table,
+  params,
+  filters,
+  update,
+  liveSort,
+  onLiveSortChange,
+}: {
+  organizationId: string
+  /** the list's loader data: the filter options reload whenever it changes (live updates) */
+  tableData: unknown
+  table: Table<AgentTableRow>
+  params: URLSearchParams
+  filters: ColumnFilter[]
+  update: UpdateTableParams
+  liveSort: boolean
+  onLiveSortChange: (on: boolean) => void
+}) {
+  const nameFilter = (filters.find((f) => f.id === 'name')?.value as string | undefined) ?? ''
+  const [nameText, setNameText] = useState(nameFilter)
+  useEffect(() => setNameText(nameFilter), [nameFilter])
+
+  const setFilter = (id: ColumnFilter['id'], value: string | string[]) =>
+    update((prev) => {
+      const next = [...parseFilters(prev.get('filters')).filter((f) => f.id !== id), { id, value } as ColumnFilter]
+      return { filters: encodeOrNull(next.filter((f) => (Array.isArray(f.value) ? f.value.length : f.value))) }
+    }, true)
+  const applyName = useDebouncedCallback((value: string) => setFilter('name', value.trim()), NAME_DEBOUNCE_MS)
+  const facetValues = (id: string) => (filters.find((f) => f.id === id)?.value as string[] | undefined) ?? []
+
+  // filter options load 500 ms after mount, and again with live updates of the table
+  const facetsFetcher = useFetcher<{ facets: Record<string, FacetOption[]> }>()
+  const [facetsRequested, setFacetsRequested] = useState(false)
+  useEffect(() => {
+    const timer = setTimeout(() => setFacetsRequested(true), FACETS_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [])
+  const facetsLoad = facetsFetcher.load
+  useEffect(() => {
+    if (facetsRequested) facetsLoad(`/resources/agent-facets?organizationId=${organizationId}`)
+  }, [facetsRequested, facetsLoad, organizationId, tableData])
+  const facetOptions = (id: (typeof FACETS)[number]): FacetOption[] => {
+    const loaded = facetsFetcher.data?.facets[id]
+    if (loaded) return loaded
+    return id === 'connected' ? CONNECTED_VALUES.map((value) => ({ value })) as FacetOption[] : []
+  }
+
+  const filtered = filters.length > 0
+  const exportHref = `/resources/agents-csv?${new URLSearchParams({ organizationId, ...Object.fromEntries(['filters', 'sorting', 'columns'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : []))) })}`
+
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <Input
+        aria-label="Filter by name"
+        placeholder="Filter agents..."
+        className="h-8 w-56"
+        value={nameText}
+        onChange={(e) => {
+          setNameText(e.target.value)
+          applyName(e.target.value)
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            setNameText('')
+            applyName('')
+          }
+        }}
+      />
+      {FACETS.map((id) => (
+        <FacetedFilter
+          key={id}
+          title={FACET_TITLES[id]}
+          options={facetOptions(id)}
+          loading={id !== 'connected' && !facetsFetcher.data}
+          selected={facetValues(id)}
+          onChange={(values) => setFilter(id, values)}
+        />
+      ))}
+      {filtered ? (
+        <Button variant="ghost" size="sm" className="h-8" onClick={() => { setNameText(''); update({ filters: null }, true) }}>
+          Reset <X />
+        </Button>
+      ) : null}
+      <div className="ml-auto flex items-center gap-3">
+        <label className="flex items-center gap-1.5 text-xs text-muted-foreground">
+          <Switch checked={liveSort} onCheckedChange={onLiveSortChange} aria-label="Live Sort" />
+          Live Sort
+        </label>
+        <Button asChild variant="outline" size="sm" className="h-8">
+          <a href={exportHref} download>
+            <Download /> Export CSV
+          </a>
+        </Button>
+        <DropdownMenu>
+          <DropdownMenuTrigger asChild>
+            <Button variant="outline" size="sm" className="h-8">
+              <Settings2 /> View
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="end">
+            <DropdownMenuLabel>Toggle columns</DropdownMenuLabel>
+            <DropdownMenuSeparator />
+            {table
+              .getAllLeafColumns()
+              .filter((c) => c.getCanHide())
+              .map((c) => (
+                <DropdownMenuCheckboxItem key={c.id} checked={c.getIsVisible()} onCheckedChange={(v) => c.toggleVisibility(Boolean(v))} onSelect={(e) => e.preventDefault()}>
+                  {COLUMN_LABELS[c.id as SortableColumn]}
+                </DropdownMenuCheckboxItem>
+              ))}
+          </DropdownMenuContent>
+        </DropdownMenu>
+      </div>
+    </div>
+  )
+}
