@@ -10,10 +10,14 @@ export function useDebouncedCallback<A extends unknown[]>(fn: (...args: A) => vo
   useEffect(() => () => clearTimeout(timer.current), [])
   return useMemo(
     () =>
-      (...args: A) => {
-        clearTimeout(timer.current)
-        timer.current = setTimeout(() => fnRef.current(...args), delayMs)
-      },
+      Object.assign(
+        (...args: A) => {
+          clearTimeout(timer.current)
+          timer.current = setTimeout(() => fnRef.current(...args), delayMs)
+        },
+        // drops a call still waiting (an action that supersedes it, e.g. Reset after typing)
+        { cancel: () => clearTimeout(timer.current) },
+      ),
     [delayMs],
   )
 }

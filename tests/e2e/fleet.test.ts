@@ -132,6 +132,16 @@ describe('fleet monitoring screens', () => {
     // Escape resets the name filter
     await page.getByLabel('Filter by name').press('Escape')
     await page.waitForURL((u) => !u.searchParams.has('filters'))
+
+    // Reset right after typing (within the name box's 300 ms): the typed filter does not come back
+    await page.getByLabel('Filter by name').fill('zz')
+    await page.waitForURL((u) => u.searchParams.has('filters'))
+    await page.getByLabel('Filter by name').fill('zzz')
+    await page.getByRole('button', { name: 'Reset' }).click()
+    await page.waitForURL((u) => !u.searchParams.has('filters'))
+    await page.waitForTimeout(600)
+    expect(new URL(page.url()).searchParams.has('filters')).toBe(false)
+    await expect(page.getByLabel('Filter by name').inputValue()).resolves.toBe('')
     await context.close()
   })
 

@@ -102,7 +102,7 @@ export function AgentsToolbar({
         />
       ))}
       {filtered ? (
-        <Button variant="ghost" size="sm" className="h-8" onClick={() => { setNameText(''); update({ filters: null }, true) }}>
+        <Button variant="ghost" size="sm" className="h-8" onClick={() => { applyName.cancel(); setNameText(''); update({ filters: null }, true) }}>
           Reset <X />
         </Button>
       ) : null}
