@@ -237,6 +237,45 @@ describe('relay data connections', () => {
     }
   })
 
+  it('answers after the agent UI closed an idle kept-alive connection, whether it last carried a raw download or a page', async () => {
+    // A UI that lets idle connections go after 150 ms (Node's default is 5 s): the agent then closes that data connection.
+    const body = randomBytes(1024 * 1024)
+    const ui = http.createServer((req, res) => {
+      if (req.url === '/big.bin') {
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(body.length) })
+        return void res.end(body)
+      }
+      res.writeHead(200, { 'Content-Type': 'text/plain' })
+      res.end(`page ${req.url}`)
+    })
+    ui.keepAliveTimeout = 150
+    await new Promise<void>((resolve) => ui.listen(0, '127.0.0.1', resolve))
+    const site = new SimulatedSite({ seed: 11, index: 6, scenario: 'tempHigh' })
+    const { agentId, secret } = await registerAgent({ product: site.product, serial: site.serial, version: site.version, name: site.name }, { ip: '127.0.0.1', receivedAt: new Date() })
+    await prisma.agent.update({ where: { id: agentId }, data: { organizationId: orgId, lastSeen: new Date() } })
+    const tunnel = new TunnelClient({ relayUrl: base, agentId, secret, localPort: (ui.address() as AddressInfo).port, dataConnections: true })
+    await tunnel.start()
+    // a request the relay never answers fails the test instead of hanging it
+    const within = <T,>(promise: Promise<T>, what: string) =>
+      Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer to ${what}`)), 5000))])
+    try {
+      await eventually(() => relay.dataConnections(agentId) ?? 0, (n) => n > 0)
+      const { host, cookie } = await browser(agentId)
+      for (const path of ['/big.bin', '/after', '/big.bin', '/big.bin', '/after', '/after']) {
+        const answer = await within(getBytes(host, cookie, path), path)
+        expect(answer.status).toBe(200)
+        expect(answer.body.length).toBe(path === '/big.bin' ? body.length : `page ${path}`.length)
+        await new Promise((r) => setTimeout(r, 400)) // the UI closes the connection that served it
+      }
+      // each one over a data connection: none fell back to the HTTP/2 tunnel
+      expect(tunnel.h2Requests).toBe(0)
+    } finally {
+      await tunnel.close()
+      ui.closeAllConnections()
+      await new Promise((resolve) => ui.close(resolve))
+    }
+  })
+
   it('refuses data connections with wrong credentials, an unknown tunnel id, or another agent’s tunnel', async () => {
     const id = tunnelIdOf(modern)
     const count = relay.dataConnections(modern.agentId)
