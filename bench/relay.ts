@@ -228,7 +228,7 @@ async function main() {
       hops.push({ one, two })
       hopText = ` | C forwarder (${SPLICE ? 'splice' : 'read/write'}) ratio: 1 hop ${one.toFixed(2)}, 2 hops ${two.toFixed(2)}`
     }
-    console.log(`  round ${round}: direct ${d.mbps.toFixed(0)} MB/s | relayed ${r.mbps.toFixed(0)} MB/s | ratio ${(r.mbps / d.mbps).toFixed(2)}${hopText}${d.errors + r.errors ? ` | ERRORS ${d.errors}/${r.errors}` : ''}`)
+    console.log(`  round ${round}: direct ${d.mbps.toFixed(0)} MB/s | relayed ${r.mbps.toFixed(0)} MB/s (${r.requests} downloads) | ratio ${(r.mbps / d.mbps).toFixed(2)}${hopText}${d.errors + r.errors ? ` | ERRORS ${d.errors}/${r.errors}` : ''}`)
     const perMb = (w: Wrk, cpu: number) => ((cpu / (w.mbps * SECONDS)) * 1000).toFixed(2)
     console.log(`           CPU ms per MB: direct wrk ${perMb(d, d.cpu.wrk)} agent ${perMb(d, d.cpu.agent)} | relayed wrk ${perMb(r, r.cpu.wrk)} relay ${perMb(r, r.cpu.relay)} agent ${perMb(r, r.cpu.agent)}`)
   }
