@@ -29,15 +29,27 @@ let orgId: string
 let modern: TestAgent
 let older: TestAgent
 
-async function createAgent(index: number, dataConnections: boolean): Promise<TestAgent> {
+/** An agent of the organization tunnelled to the relay, its UI on the port `localPort` gives (`index` picks its simulated site). */
+async function tunnelledAgent(index: number, localPort: (site: SimulatedSite, agentId: string) => Promise<number>, dataConnections: boolean) {
   const site = new SimulatedSite({ seed: 11, index, scenario: 'tempHigh' })
   site.tick(new Date())
   const { agentId, secret } = await registerAgent({ product: site.product, serial: site.serial, version: site.version, name: site.name }, { ip: '127.0.0.1', receivedAt: new Date() })
   await prisma.agent.update({ where: { id: agentId }, data: { organizationId: orgId, lastSeen: new Date() } })
-  const web = await startAgentWebUi(site, () => agentId)
-  const tunnel = new TunnelClient({ relayUrl: base, agentId, secret, localPort: web.port, dataConnections })
+  const tunnel = new TunnelClient({ relayUrl: base, agentId, secret, localPort: await localPort(site, agentId), dataConnections })
   await tunnel.start()
-  return { agentId, secret, web, tunnel }
+  return { site, agentId, secret, tunnel }
+}
+
+async function createAgent(index: number, dataConnections: boolean): Promise<TestAgent> {
+  let web: AgentWebUi | undefined
+  const { agentId, secret, tunnel } = await tunnelledAgent(index, async (site, id) => (web = await startAgentWebUi(site, () => id)).port, dataConnections)
+  return { agentId, secret, web: web!, tunnel }
+}
+
+/** A hand-written agent UI's port, once it listens on loopback. */
+const listening = async (ui: http.Server) => {
+  await new Promise<void>((resolve) => ui.listen(0, '127.0.0.1', resolve))
+  return (ui.address() as AddressInfo).port
 }
 
 const eventually = async <T,>(read: () => T | Promise<T>, ok: (value: T) => boolean) => {
@@ -191,12 +203,7 @@ describe('relay data connections', () => {
       res.writeHead(200, { 'Content-Type': 'text/plain' })
       res.end(`page ${req.url}`)
     })
-    await new Promise<void>((resolve) => ui.listen(0, '127.0.0.1', resolve))
-    const site = new SimulatedSite({ seed: 11, index: 5, scenario: 'tempHigh' })
-    const { agentId, secret } = await registerAgent({ product: site.product, serial: site.serial, version: site.version, name: site.name }, { ip: '127.0.0.1', receivedAt: new Date() })
-    await prisma.agent.update({ where: { id: agentId }, data: { organizationId: orgId, lastSeen: new Date() } })
-    const tunnel = new TunnelClient({ relayUrl: base, agentId, secret, localPort: (ui.address() as AddressInfo).port, dataConnections: true })
-    await tunnel.start()
+    const { agentId, tunnel } = await tunnelledAgent(5, () => listening(ui), true)
     try {
       await eventually(() => relay.dataConnections(agentId) ?? 0, (n) => n > 0)
       const { host, cookie } = await browser(agentId)
@@ -249,15 +256,13 @@ describe('relay data connections', () => {
       res.end(`page ${req.url}`)
     })
     ui.keepAliveTimeout = 150
-    await new Promise<void>((resolve) => ui.listen(0, '127.0.0.1', resolve))
-    const site = new SimulatedSite({ seed: 11, index: 6, scenario: 'tempHigh' })
-    const { agentId, secret } = await registerAgent({ product: site.product, serial: site.serial, version: site.version, name: site.name }, { ip: '127.0.0.1', receivedAt: new Date() })
-    await prisma.agent.update({ where: { id: agentId }, data: { organizationId: orgId, lastSeen: new Date() } })
-    const tunnel = new TunnelClient({ relayUrl: base, agentId, secret, localPort: (ui.address() as AddressInfo).port, dataConnections: true })
-    await tunnel.start()
+    const { agentId, tunnel } = await tunnelledAgent(6, () => listening(ui), true)
     // a request the relay never answers fails the test instead of hanging it
-    const within = <T,>(promise: Promise<T>, what: string) =>
-      Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer to ${what}`)), 5000))])
+    const within = <T,>(promise: Promise<T>, what: string) => {
+      let timer: NodeJS.Timeout | undefined
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer to ${what}`)), 5000)))
+      return Promise.race([promise, late]).finally(() => clearTimeout(timer))
+    }
     try {
       await eventually(() => relay.dataConnections(agentId) ?? 0, (n) => n > 0)
       const { host, cookie } = await browser(agentId)
