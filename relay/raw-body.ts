@@ -11,6 +11,7 @@ import type { Socket } from 'node:net'
 import type { DataPool } from './data-connections'
 import { agentResponseHeaders } from './headers'
 import { looseBackpressure } from './loose-pipe'
+import { hasOwnReads, setReadSink } from './data-reads'
 
 /** Bodies from this size on are carried raw; smaller ones are not worth leaving the HTTP client for. */
 export const RAW_BODY_BYTES = 256 * 1024
@@ -81,6 +82,8 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
   // the data socket waits while over 1 MiB is queued towards the browser
   const flow = looseBackpressure(socket, res, () => !done)
   let owned = false
+  // reads go to `write` as views of the socket's own read buffers (relay/data-reads.ts)
+  let sunk = false
   let corked = false
   // The reads libuv delivers in one turn of the event loop (up to 32 in a row) leave in one writev:
   // on loopback a send costs about as much per call as per byte, so 64 KiB writes cost several times
@@ -95,6 +98,7 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
     })
   }
   const cleanup = () => {
+    if (sunk) setReadSink(socket, null)
     socket.off('data', write).off('end', cut).off('close', cut).off('error', cut)
   }
   const cut = () => {
@@ -109,22 +113,26 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
     res.end()
     if (!owned) return // Node's HTTP client still holds the socket and returns it to its Agent itself
     cleanup()
-    if (clean && reusable) pool.release(socket)
-    else socket.destroy()
+    if (!clean || !reusable) return void socket.destroy()
+    // Reads that went to `write` while the browser's side was full may end the body with the socket
+    // paused: the next request's client (and the pool, to see the agent close it) needs it flowing.
+    if (socket.isPaused()) socket.resume()
+    pool.release(socket)
   }
-  function write(chunk: Buffer) {
-    if (done) return
+  /** `written`: called once the browser's socket is done with `chunk` (a read buffer to reuse). */
+  function write(chunk: Buffer, written?: () => void) {
+    if (done) return void written?.()
     if (chunk.length >= left) {
       // Bytes past the body (the UI sent more than it announced): the connection is out of step, not reused.
       gather()
-      res.write(chunk.length === left ? chunk : chunk.subarray(0, left))
+      res.write(chunk.length === left ? chunk : chunk.subarray(0, left), written)
       const clean = chunk.length === left
       left = 0
       return complete(clean)
     }
     left -= chunk.length
     gather()
-    res.write(chunk)
+    res.write(chunk, written)
     flow.afterWrite()
   }
   res.once('close', () => {
@@ -142,9 +150,18 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
     }
     detach(socket, upstream)
     owned = true
-    socket.on('data', write).on('end', cut).on('close', cut).on('error', cut)
+    socket.on('end', cut).on('close', cut).on('error', cut)
     // What the parser read of the body so far waits in `answer`.
     for (let chunk: Buffer | null; !done && (chunk = answer.read() as Buffer | null) !== null; ) write(chunk)
-    if (!done && !flow.waiting) socket.resume()
+    if (done) return
+    if (hasOwnReads(socket) && socket.readableLength === 0) {
+      // The following reads go straight to `write`; reading stops while the browser's side is full.
+      sunk = true
+      setReadSink(socket, (bytes, written) => {
+        write(bytes, written)
+        return !flow.waiting
+      })
+    } else socket.on('data', write)
+    if (!flow.waiting) socket.resume()
   })
 }

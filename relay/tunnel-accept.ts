@@ -10,7 +10,7 @@
  */
 import type http from 'node:http'
 import http2 from 'node:http2'
-import { type Socket } from 'node:net'
+import net, { type Socket } from 'node:net'
 import { type Duplex } from 'node:stream'
 import { type WebSocketServer } from 'ws'
 import { authenticateAgent } from '../app/domain/agents/agent-gateway.server'
@@ -18,6 +18,7 @@ import { hostLabelOf } from '../app/domain/relay/address.server'
 import { clientAddress } from './browser'
 import { DATA_PROTOCOL, DataPool, MAX_DATA_CONNECTIONS, newDataId, FEATURES_HEADER, TUNNEL_ID_HEADER } from './data-connections'
 import { tunnelStream } from './tunnel-stream'
+import { withOwnReads } from './data-reads'
 
 /** The upgrade token of the raw tunnel (HTTP/2 straight on the connection after the 101). */
 export const TUNNEL_PROTOCOL = 'pixelfleet-tunnel'
@@ -131,11 +132,14 @@ export async function acceptDataConnection(req: http.IncomingMessage, socket: Du
   if (!pool || !pool.matches(id)) return refuseUpgrade(socket, 409, 'Conflict')
   if (pool.size >= MAX_DATA_CONNECTIONS) return refuseUpgrade(socket, 503, 'Service Unavailable')
   if (!socket.writable) return socket.destroy()
-  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${DATA_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`)
-  const tcp = socket as Socket
+  // Moved to a socket reading into reused buffers (relay/data-reads.ts) before anything is written or read.
+  const tcp = socket instanceof net.Socket ? withOwnReads(socket) : (socket as Socket)
+  // An idle connection's failure ends in 'close', which the pool handles (as the upgraded socket's no-op listener did).
+  tcp.on('error', () => undefined)
+  tcp.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${DATA_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`)
   tcp.setNoDelay?.(true)
   tcp.setKeepAlive?.(true, 30_000)
-  if (head.length) socket.unshift(head)
+  if (head.length) tcp.unshift(head)
   pool.add(tcp)
 }
 

@@ -1,0 +1,94 @@
+/**
+ * Reads of a data connection into buffers the relay keeps (docs/decisions/019-relay-reused-read-buffers.md).
+ * Node reads an accepted socket into a new 64 KiB ArrayBuffer per read: at a download's ~1.5 GB/s
+ * that is ~25,000 short-lived external buffers a second, and V8, counting their memory, can fall
+ * into a full mark-compact every ~30 ms. `onread` (reads into the caller's buffers) exists only
+ * for sockets a process creates, so the accepted connection's TCP handle is moved into a new
+ * net.Socket created with it, as Node does for handles passed between processes.
+ *
+ * While Node's HTTP client parses answers, each read is copied out and pushed as usual; while a
+ * raw body is carried (relay/raw-body.ts) each read goes to a sink as a view of the read buffer,
+ * and a buffer whose bytes are still queued for writing is not read into again.
+ */
+import net, { type Socket } from 'node:net'
+
+/** One read takes up to this much: fewer, larger reads than Node's 64 KiB. */
+const READ_BYTES = 1024 * 1024
+/** Spare read buffers one connection keeps for reuse. */
+const SPARES = 2
+
+/**
+ * Takes a read's bytes (a view of a buffer that is read into again once `done` has been called);
+ * returns false to pause reading.
+ */
+export type ReadSink = (bytes: Buffer, done: () => void) => boolean
+
+type OwnReads = { sink: ReadSink | null }
+const owned = new WeakMap<Socket, OwnReads>()
+
+type TcpHandle = { useUserBuffer?: unknown; readStop(): number; reading?: boolean }
+
+type HandleSocket = Socket & { _handle: TcpHandle | null; _server: net.Server | null; server: net.Server | null }
+
+/**
+ * The same connection as a socket whose reads land in reused buffers, or `accepted` itself when
+ * it cannot be moved (not a plain TCP handle, data already buffered, another Node version).
+ * `accepted` must be fresh from an upgrade: no listeners of its own that matter any more.
+ */
+export function withOwnReads(accepted: Socket): Socket {
+  const old = accepted as HandleSocket
+  const handle = old._handle
+  if (!handle || typeof handle.useUserBuffer !== 'function' || old.readableLength > 0 || old.destroyed || !old.readable || !old.writable || old.writableLength > 0) return accepted
+  const state: OwnReads = { sink: null }
+  const spares: Buffer[] = []
+  let current: Buffer = Buffer.allocUnsafe(READ_BYTES)
+  let socket: Socket | undefined = undefined
+  const onread = {
+    buffer: () => current,
+    callback: (length: number, buffer: Uint8Array): boolean => {
+      const read = buffer as Buffer
+      if (!state.sink) return socket!.push(Buffer.from(read.subarray(0, length)))
+      let inUse = true
+      const more = state.sink(read.subarray(0, length), () => {
+        if (!inUse) return
+        inUse = false
+        // Given back after the next read took another buffer: a spare from now on.
+        if (read !== current && spares.length < SPARES) spares.push(read)
+      })
+      // Still queued for writing: the next read takes a spare (or a new buffer) meanwhile.
+      if (inUse) current = spares.pop() ?? Buffer.allocUnsafe(READ_BYTES)
+      return more
+    },
+  }
+  handle.readStop()
+  handle.reading = false
+  old.setTimeout(0)
+  old._handle = null
+  // `handle` is the option Node itself uses for accepted and passed handles (not in its typings).
+  // Not half-open (the upgraded socket was, for the HTTP server's sake): the agent closing its side
+  // ends the connection, as Node's HTTP client expects of its sockets.
+  socket = new net.Socket({ handle, onread, allowHalfOpen: false } as net.SocketConstructorOpts)
+  // The server counts the connection until it closes: that is now the new socket's close.
+  const server = old._server
+  old._server = null
+  ;(socket as HandleSocket)._server = server
+  ;(socket as HandleSocket).server = server
+  const flowing = old.readableFlowing
+  old.destroy()
+  owned.set(socket, state)
+  if (flowing) socket.resume()
+  return socket
+}
+
+/** Whether `socket`'s reads can go to a sink (it came from withOwnReads). */
+export const hasOwnReads = (socket: Socket) => owned.has(socket)
+
+/**
+ * Sends the socket's reads to `sink` from now on (null: back to pushing copies, for Node's HTTP
+ * client). Whatever is still waiting in the socket's readable buffer must be taken first by the caller.
+ */
+export function setReadSink(socket: Socket, sink: ReadSink | null) {
+  const state = owned.get(socket)
+  if (!state) throw new Error('This socket does not read into its own buffers')
+  state.sink = sink
+}

@@ -1,0 +1,128 @@
+/**
+ * The relay's data connections read into buffers it keeps (relay/data-reads.ts): an upgraded
+ * connection moved to such a socket loses no byte and keeps their order whether its reads are
+ * copied out (Node's HTTP client parsing) or handed to a sink (a raw body), a buffer still being
+ * written is never read into again, and the server still counts the connection until it closes.
+ */
+import { randomBytes } from 'node:crypto'
+import http from 'node:http'
+import net, { type AddressInfo, type Socket } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { hasOwnReads, setReadSink, withOwnReads } from '../../relay/data-reads'
+
+const servers: http.Server[] = []
+const sockets: Socket[] = []
+
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy()
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
+})
+
+/** A server whose upgraded connections go to `accept`, and a client connection already upgraded. */
+async function upgraded(accept: (socket: Socket) => Socket) {
+  const server = http.createServer()
+  servers.push(server)
+  server.on('upgrade', (_req, socket: Socket) => {
+    socket.on('error', () => undefined)
+    const taken = accept(socket)
+    sockets.push(socket, taken)
+    taken.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const client = net.connect((server.address() as AddressInfo).port, '127.0.0.1')
+  sockets.push(client)
+  client.write('GET / HTTP/1.1\r\nHost: x\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n')
+  await new Promise<void>((resolve) => client.once('data', () => resolve()))
+  return { server, client }
+}
+
+const until = (check: () => boolean) =>
+  new Promise<void>((resolve, reject) => {
+    const started = Date.now()
+    const poll = () => (check() ? resolve() : Date.now() - started > 10_000 ? reject(new Error('timed out')) : setTimeout(poll, 5))
+    poll()
+  })
+
+describe('data connection reads into reused buffers', () => {
+  it('keeps every byte in order from copied reads to a slow sink and back, and never reads into a buffer still being written', async () => {
+    const sent = randomBytes(12 * 1024 * 1024)
+    const got: Buffer[] = []
+    let total = 0
+    let overwritten = 0
+    let moved: Socket | undefined
+    const { client } = await upgraded((accepted) => {
+      moved = withOwnReads(accepted)
+      expect(moved).not.toBe(accepted)
+      expect(hasOwnReads(moved)).toBe(true)
+      const socket = moved
+      const copied = (chunk: Buffer) => {
+        got.push(chunk)
+        total += chunk.length
+        // from the first 2 MiB on, a sink that holds each buffer a little while, as a busy browser socket does
+        if (total < 2 * 1024 * 1024) return
+        socket.off('data', copied)
+        setReadSink(socket, (bytes, written) => {
+          const copy = Buffer.from(bytes)
+          got.push(copy)
+          total += bytes.length
+          setTimeout(() => {
+            if (!bytes.equals(copy)) overwritten++
+            written()
+          }, 2)
+          // back to copies for the last 2 MiB
+          if (total >= sent.length - 2 * 1024 * 1024) {
+            setReadSink(socket, null)
+            socket.on('data', (chunk: Buffer) => {
+              got.push(chunk)
+              total += chunk.length
+            })
+          }
+          return true
+        })
+      }
+      socket.on('data', copied)
+      return socket
+    })
+    for (let at = 0; at < sent.length; at += 256 * 1024) client.write(sent.subarray(at, at + 256 * 1024))
+    await until(() => total >= sent.length)
+    expect(Buffer.concat(got).equals(sent)).toBe(true)
+    expect(overwritten).toBe(0)
+    // both directions still work on the moved socket
+    const echoed = new Promise<string>((resolve) => client.once('data', (chunk) => resolve(chunk.toString())))
+    moved!.write('pong')
+    expect(await echoed).toBe('pong')
+    client.destroy()
+  })
+
+  it('lets the server count the connection until it closes, and close once it has', async () => {
+    let moved: Socket | undefined
+    const { server, client } = await upgraded((accepted) => (moved = withOwnReads(accepted)).resume())
+    await until(() => moved !== undefined)
+    let closed = false
+    server.close(() => (closed = true))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(closed).toBe(false)
+    const ended = new Promise((resolve) => moved!.once('close', resolve))
+    client.end()
+    await ended
+    await until(() => closed)
+    servers.splice(servers.indexOf(server), 1)
+  })
+
+  it('keeps the accepted socket itself when bytes already wait in it', async () => {
+    let kept: Socket | undefined
+    let accepted: Socket | undefined
+    await upgraded((socket) => {
+      accepted = socket
+      socket.unshift(Buffer.from('early'))
+      kept = withOwnReads(socket)
+      return kept
+    })
+    await until(() => kept !== undefined)
+    expect(kept).toBe(accepted)
+    expect(hasOwnReads(kept!)).toBe(false)
+  })
+})
