@@ -1,8 +1,9 @@
 /**
  * The agent's data connections (docs/agent-protocol.md, "Data connections"): idle upgraded
- * connections to the relay, each spliced byte for byte to a fresh TCP connection to the local web
- * UI once the relay sends its first request on it. The agent parses nothing: the relay speaks
- * HTTP/1.1 (keep-alive, WebSocket upgrades) straight to the UI.
+ * connections to the relay. Once the relay sends its first request on one, it is handed to the
+ * UI's own HTTP server when that runs in this process, or else spliced byte for byte to a fresh
+ * TCP connection to the local web UI. Either way the relay speaks HTTP/1.1 (keep-alive, WebSocket
+ * upgrades) straight to the UI.
  */
 import http from 'node:http'
 import https from 'node:https'
@@ -19,7 +20,7 @@ export const INITIAL_DATA_CONNECTIONS = 8
 const MAX_PER_REQUEST = 64
 const MAX_OPEN = 256
 
-export type DataSettings = { relayUrl: string; authorization: string; localPort: number }
+export type DataSettings = { relayUrl: string; authorization: string; localPort: number; localServer?: http.Server }
 
 export class DataConnections {
   private readonly sockets = new Set<Socket>()
@@ -51,7 +52,7 @@ export class DataConnections {
     request.on('upgrade', (_res, socket: Socket, head: Buffer) => {
       this.pending.delete(request)
       if (this.closed) return socket.destroy()
-      this.splice(socket, head)
+      this.take(socket, head)
     })
     // Refused (the tunnel was replaced, credentials changed): the relay asks again over the control tunnel when it wants more.
     request.on('response', (res) => {
@@ -62,8 +63,8 @@ export class DataConnections {
     request.end()
   }
 
-  /** Waits for the relay's first bytes, then pipes the connection to a new local one, both ways. */
-  private splice(relay: Socket, head: Buffer) {
+  /** Waits for the relay's first bytes, then serves the connection (serve) or pipes it to a new local one, both ways. */
+  private take(relay: Socket, head: Buffer) {
     relay.setNoDelay(true)
     relay.setKeepAlive(true, 30_000)
     this.sockets.add(relay)
@@ -75,6 +76,8 @@ export class DataConnections {
     }
     relay.on('error', close).on('close', close)
     const start = (first: Buffer) => {
+      const server = this.settings.localServer
+      if (server?.listening) return serve(relay, first, server)
       // The UI's answers (the big direction) are read into large reused buffers (readInto), the relay's requests as usual.
       local = net.connect({ host: '127.0.0.1', port: this.settings.localPort, noDelay: true, onread: readInto(relay, () => local) })
       local.on('error', close).on('close', close)
@@ -91,6 +94,18 @@ export class DataConnections {
     for (const request of this.pending) request.destroy()
     for (const socket of this.sockets) socket.destroy()
   }
+}
+
+/**
+ * The connection as one more of the UI server's own: it parses the relay's requests and writes its
+ * answers straight on it. Handed over only once a request arrives (an HTTP server answers a
+ * connection silent for its headers timeout with a 408 the relay would read as the next answer);
+ * the first bytes go back in front, and the server's data listener keeps the socket flowing, so
+ * they are parsed before anything read after them.
+ */
+function serve(relay: Socket, first: Buffer, server: http.Server) {
+  relay.unshift(first)
+  server.emit('connection', relay)
 }
 
 /** One read from the local UI takes up to this much (Node's default read is 64 KiB, allocated anew per read). */

@@ -14,6 +14,11 @@ export type TunnelClientOptions = {
   secret: string
   /** the agent's local web UI on 127.0.0.1 */
   localPort: number
+  /**
+   * That UI's HTTP server when it runs in this process: data connections are handed to it, so a
+   * download leaves the UI straight on the connection to the relay (no local connection to splice).
+   */
+  localServer?: http.Server
   /** first reconnect delay; doubles up to 30 s */
   retryMs?: number
   /** false: an agent that only knows the HTTP/2 tunnel (no data connections) */
@@ -93,7 +98,7 @@ export class TunnelClient {
       if (this.closed) return socket.destroy()
       const tunnelId = res.headers[TUNNEL_ID_HEADER]
       this.data?.close()
-      this.data = typeof tunnelId === 'string' && this.options.dataConnections !== false ? new DataConnections({ relayUrl, authorization, localPort }, tunnelId) : undefined
+      this.data = typeof tunnelId === 'string' && this.options.dataConnections !== false ? new DataConnections({ relayUrl, authorization, localPort, localServer: this.options.localServer }, tunnelId) : undefined
       this.data?.open(INITIAL_DATA_CONNECTIONS)
       socket.setNoDelay(true)
       socket.setKeepAlive(true, 30_000)
@@ -252,7 +257,7 @@ export class RemoteConnect {
       if (!wanted) return this.shutdown()
       this.webUi ??= await startAgentWebUi(this.site, () => settings.agentId)
       if (this.tunnel) return
-      this.tunnel = new TunnelClient({ relayUrl: settings.relayUrl, agentId: settings.agentId, secret: settings.secret, localPort: this.webUi.port })
+      this.tunnel = new TunnelClient({ relayUrl: settings.relayUrl, agentId: settings.agentId, secret: settings.secret, localPort: this.webUi.port, localServer: this.webUi.server })
       void this.tunnel.start()
     })
     return this.pending

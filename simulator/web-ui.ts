@@ -3,7 +3,12 @@ import { type AddressInfo } from 'node:net'
 import { WebSocketServer } from 'ws'
 import { type SimulatedSite } from './site'
 
-export type AgentWebUi = { port: number; close: () => Promise<void> }
+export type AgentWebUi = {
+  port: number
+  /** the UI's HTTP server: the tunnel hands it data connections (simulator/tunnel-data.ts) */
+  server: http.Server
+  close: () => Promise<void>
+}
 
 const SEVERITY_LABEL: Record<number, string> = { 2: 'Critical', 3: 'Error', 4: 'Warning', 5: 'Notice', 6: 'Info', [-1]: 'Invalid' }
 
@@ -67,6 +72,7 @@ export async function startAgentWebUi(site: SimulatedSite, agentId: () => string
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
     port: (server.address() as AddressInfo).port,
+    server,
     close: () => {
       clearInterval(ticker)
       for (const ws of live.clients) ws.terminate()

@@ -28,21 +28,28 @@ let token: string
 let orgId: string
 let modern: TestAgent
 let older: TestAgent
+let inProcess: TestAgent
 
-/** An agent of the organization tunnelled to the relay, its UI on the port `localPort` gives (`index` picks its simulated site). */
-async function tunnelledAgent(index: number, localPort: (site: SimulatedSite, agentId: string) => Promise<number>, dataConnections: boolean) {
+/**
+ * An agent of the organization tunnelled to the relay, its UI on the port `localPort` gives (`index`
+ * picks its simulated site); with `served`, data connections go to the UI's server that `served`
+ * returns (a UI in the agent's own process) instead of being spliced to that port.
+ */
+async function tunnelledAgent(index: number, localPort: (site: SimulatedSite, agentId: string) => Promise<number>, dataConnections: boolean, served?: () => http.Server) {
   const site = new SimulatedSite({ seed: 11, index, scenario: 'tempHigh' })
   site.tick(new Date())
   const { agentId, secret } = await registerAgent({ product: site.product, serial: site.serial, version: site.version, name: site.name }, { ip: '127.0.0.1', receivedAt: new Date() })
   await prisma.agent.update({ where: { id: agentId }, data: { organizationId: orgId, lastSeen: new Date() } })
-  const tunnel = new TunnelClient({ relayUrl: base, agentId, secret, localPort: await localPort(site, agentId), dataConnections })
+  const port = await localPort(site, agentId)
+  const tunnel = new TunnelClient({ relayUrl: base, agentId, secret, localPort: port, localServer: served?.(), dataConnections })
   await tunnel.start()
   return { site, agentId, secret, tunnel }
 }
 
-async function createAgent(index: number, dataConnections: boolean): Promise<TestAgent> {
+/** A simulated agent; `served`: its data connections go to its UI's server (as the simulator's own agents do), else spliced to its port. */
+async function createAgent(index: number, dataConnections: boolean, served = false): Promise<TestAgent> {
   let web: AgentWebUi | undefined
-  const { agentId, secret, tunnel } = await tunnelledAgent(index, async (site, id) => (web = await startAgentWebUi(site, () => id)).port, dataConnections)
+  const { agentId, secret, tunnel } = await tunnelledAgent(index, async (site, id) => (web = await startAgentWebUi(site, () => id)).port, dataConnections, served ? () => web!.server : undefined)
   return { agentId, secret, web: web!, tunnel }
 }
 
@@ -129,10 +136,11 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${relay.port}`
   modern = await createAgent(0, true)
   older = await createAgent(1, false)
+  inProcess = await createAgent(7, true, true)
 })
 
 afterAll(async () => {
-  for (const a of [modern, older]) {
+  for (const a of [modern, older, inProcess]) {
     await a?.tunnel.close()
     await a?.web.close()
   }
@@ -140,18 +148,25 @@ afterAll(async () => {
 })
 
 describe('relay data connections', () => {
-  it('carries pages, downloads byte for byte and WebSockets over data connections, not HTTP/2 streams', async () => {
-    await eventually(() => relay.dataConnections(modern.agentId) ?? 0, (n) => n > 0)
-    expect(relay.dataConnections(modern.agentId)).toBeGreaterThan(0)
-    const { host, cookie } = await browser(modern.agentId)
+  // (a UI server in the agent's process answers 40 pages fast enough that 8 connections may do: the pool's growth is checked on the spliced agent)
+  it.each([
+    ['spliced by the agent to its UI', () => modern, true],
+    ["handed to the UI's own server", () => inProcess, false],
+  ])('carries pages, downloads byte for byte and WebSockets over data connections %s, not HTTP/2 streams', async (_, agent, grows) => {
+    const subject = agent()
+    await eventually(() => relay.dataConnections(subject.agentId) ?? 0, (n) => n > 0)
+    expect(relay.dataConnections(subject.agentId)).toBeGreaterThan(0)
+    const { host, cookie } = await browser(subject.agentId)
     // many at once: the pool grows on request over the control tunnel (requests that find no idle connection meanwhile take HTTP/2)
     const statuses = await Promise.all(Array.from({ length: 40 }, () => getBytes(host, cookie, '/status.json').then((r) => r.status)))
     expect(statuses.filter((s) => s !== 200)).toEqual([])
-    await eventually(() => relay.dataConnections(modern.agentId) ?? 0, (n) => n > 8)
-    expect(relay.dataConnections(modern.agentId)).toBeGreaterThan(8) // the 8 opened with the tunnel, and more asked for
-    const before = modern.tunnel.h2Requests
+    if (grows) {
+      await eventually(() => relay.dataConnections(subject.agentId) ?? 0, (n) => n > 8)
+      expect(relay.dataConnections(subject.agentId)).toBeGreaterThan(8) // the 8 opened with the tunnel, and more asked for
+    }
+    const before = subject.tunnel.h2Requests
 
-    const direct = await fetch(`http://127.0.0.1:${modern.web.port}/`).then((r) => r.text())
+    const direct = await fetch(`http://127.0.0.1:${subject.web.port}/`).then((r) => r.text())
     const page = await getBytes(host, cookie, '/')
     expect(page.status).toBe(200)
     // the page is live (its timestamps are the site's, not the request's): same shape as served directly
@@ -165,7 +180,7 @@ describe('relay data connections', () => {
 
     const messages = await liveSocket(host, cookie)
     expect(JSON.parse(messages[0]).systems).toBeInstanceOf(Array)
-    expect(modern.tunnel.h2Requests).toBe(before)
+    expect(subject.tunnel.h2Requests).toBe(before)
   })
 
   it('still serves an agent without data connections over HTTP/2, WebSocket included', async () => {
@@ -273,6 +288,50 @@ describe('relay data connections', () => {
         await new Promise((r) => setTimeout(r, 400)) // the UI closes the connection that served it
       }
       // each one over a data connection: none fell back to the HTTP/2 tunnel
+      expect(tunnel.h2Requests).toBe(0)
+    } finally {
+      await tunnel.close()
+      ui.closeAllConnections()
+      await new Promise((resolve) => ui.close(resolve))
+    }
+  })
+
+  it("hands data connections to a UI server in the agent's process: uploads arrive whole and in order, keep-alive connections are reused", async () => {
+    const served: { path: string; port: number }[] = []
+    const ui = http.createServer((req, res) => {
+      served.push({ path: req.url ?? '', port: req.socket.remotePort ?? 0 })
+      const hash = createHash('sha256')
+      let length = 0
+      req.on('data', (chunk: Buffer) => {
+        hash.update(chunk)
+        length += chunk.length
+      })
+      req.on('end', () => {
+        res.writeHead(200, { 'Content-Type': 'application/json' })
+        res.end(JSON.stringify({ method: req.method, length, sha256: hash.digest('hex') }))
+      })
+    })
+    const { agentId, tunnel } = await tunnelledAgent(8, () => listening(ui), true, () => ui)
+    try {
+      await eventually(() => relay.dataConnections(agentId) ?? 0, (n) => n > 0)
+      const { host, cookie } = await browser(agentId)
+      served.length = 0
+      const upload = randomBytes(6 * 1024 * 1024 + 5)
+      const posted = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request({ host: '127.0.0.1', port: relay.port, method: 'POST', path: '/upload', headers: { host, cookie, origin: `http://${host}`, 'content-type': 'application/octet-stream', 'content-length': String(upload.length) }, agent: false }, (res) => {
+          let body = ''
+          res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+        })
+        request.on('error', reject)
+        for (let at = 0; at < upload.length; at += 100_000) request.write(upload.subarray(at, at + 100_000))
+        request.end()
+      })
+      expect(posted.status).toBe(200)
+      expect(JSON.parse(posted.body)).toEqual({ method: 'POST', length: upload.length, sha256: createHash('sha256').update(upload).digest('hex') })
+      for (const path of ['/one', '/two']) expect(JSON.parse((await getBytes(host, cookie, path)).body.toString()).method).toBe('GET')
+      expect(served.map((r) => r.path)).toEqual(['/upload', '/one', '/two'])
+      // no local TCP connection: the UI saw the relay's side of the data connection, one for all three
+      expect(new Set(served.map((r) => r.port)).size).toBe(1)
       expect(tunnel.h2Requests).toBe(0)
     } finally {
       await tunnel.close()
