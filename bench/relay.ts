@@ -279,9 +279,12 @@ async function main() {
   const mbps = large.length ? m(large, (w) => w.mbps) : { direct: NaN, relayed: NaN }
   const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED')
   console.log('medians:')
-  console.log(`  small page: direct ${rps.direct.toFixed(0)} req/s, relayed ${rps.relayed.toFixed(0)} req/s, ratio ${(rps.relayed / rps.direct).toFixed(2)} (target >= 0.5: ${verdict(rps.relayed / rps.direct >= 0.5)})`)
-  console.log(`  added latency: p50 ${(p50.relayed - p50.direct).toFixed(2)} ms (target < 5: ${verdict(p50.relayed - p50.direct < 5)}), p99 ${(p99.relayed - p99.direct).toFixed(2)} ms (target < 20: ${verdict(p99.relayed - p99.direct < 20)})`)
-  console.log(`  50 MiB download: direct ${mbps.direct.toFixed(0)} MB/s, relayed ${mbps.relayed.toFixed(0)} MB/s, ratio ${(mbps.relayed / mbps.direct).toFixed(2)} (target >= 0.7: ${verdict(mbps.relayed / mbps.direct >= 0.7)})`)
+  if (small.length) {
+    console.log(`  small page: direct ${rps.direct.toFixed(0)} req/s, relayed ${rps.relayed.toFixed(0)} req/s, ratio ${(rps.relayed / rps.direct).toFixed(2)} (target >= 0.5: ${verdict(rps.relayed / rps.direct >= 0.5)})`)
+    console.log(`  added latency: p50 ${(p50.relayed - p50.direct).toFixed(2)} ms (target < 5: ${verdict(p50.relayed - p50.direct < 5)}), p99 ${(p99.relayed - p99.direct).toFixed(2)} ms (target < 20: ${verdict(p99.relayed - p99.direct < 20)})`)
+  } else console.log('  small page and added latency: not measured (--no-small)')
+  if (DOWNLOAD) console.log(`  50 MiB download: direct ${mbps.direct.toFixed(0)} MB/s, relayed ${mbps.relayed.toFixed(0)} MB/s, ratio ${(mbps.relayed / mbps.direct).toFixed(2)} (target >= 0.7: ${verdict(mbps.relayed / mbps.direct >= 0.7)})`)
+  else console.log('  50 MiB download: not measured (--no-download)')
   if (hops.length) {
     const one = median(hops.map((h) => h.one))
     const two = median(hops.map((h) => h.two))

@@ -6,16 +6,26 @@
  * for sockets a process creates, so the accepted connection's TCP handle is moved into a new
  * net.Socket created with it, as Node does for handles passed between processes.
  *
- * While Node's HTTP client parses answers, each read is copied out and pushed as usual; while a
- * raw body is carried (relay/raw-body.ts) each read goes to a sink as a view of the read buffer,
- * and a buffer whose bytes are still queued for writing is not read into again.
+ * While Node's HTTP client parses answers, reads land in one buffer all data connections share
+ * (each read is copied out and pushed as usual before the next read of any socket can start, so
+ * an idle connection holds no buffer of its own). While a raw body is carried (relay/raw-body.ts)
+ * each read goes to a sink as a view of a buffer of the relay's pool, and a buffer whose bytes are
+ * still queued for writing is not read into again.
  */
 import net, { type Socket } from 'node:net'
 
 /** One read takes up to this much: fewer, larger reads than Node's 64 KiB. */
 const READ_BYTES = 1024 * 1024
-/** Spare read buffers one connection keeps for reuse. */
-const SPARES = 2
+/** Buffers given back by finished writes that the relay keeps for the next raw bodies. */
+const POOL_MAX = 16
+
+/** Where every data connection reads while its reads are copied out (see above). */
+const shared = Buffer.allocUnsafe(READ_BYTES)
+const pool: Buffer[] = []
+const takeBuffer = () => pool.pop() ?? Buffer.allocUnsafe(READ_BYTES)
+const giveBack = (buffer: Buffer) => {
+  if (buffer !== shared && pool.length < POOL_MAX) pool.push(buffer)
+}
 
 /**
  * Takes a read's bytes (a view of a buffer that is read into again once `done` has been called);
@@ -40,23 +50,32 @@ export function withOwnReads(accepted: Socket): Socket {
   const handle = old._handle
   if (!handle || typeof handle.useUserBuffer !== 'function' || old.readableLength > 0 || old.destroyed || !old.readable || !old.writable || old.writableLength > 0) return accepted
   const state: OwnReads = { sink: null }
-  const spares: Buffer[] = []
-  let current: Buffer = Buffer.allocUnsafe(READ_BYTES)
+  /** the buffer the next read lands in: `shared`, or while a raw body is carried one of the pool's */
+  let current: Buffer = shared
   let socket: Socket | undefined = undefined
   const onread = {
     buffer: () => current,
     callback: (length: number, buffer: Uint8Array): boolean => {
       const read = buffer as Buffer
-      if (!state.sink) return socket!.push(Buffer.from(read.subarray(0, length)))
+      if (!state.sink) {
+        if (current !== shared) giveBack(current)
+        current = shared
+        return socket!.push(Buffer.from(read.subarray(0, length)))
+      }
+      // The first read after the sink was set landed in `shared`: that one is copied.
+      if (read === shared) {
+        current = takeBuffer()
+        return state.sink(Buffer.from(read.subarray(0, length)), () => undefined)
+      }
       let inUse = true
       const more = state.sink(read.subarray(0, length), () => {
         if (!inUse) return
         inUse = false
-        // Given back after the next read took another buffer: a spare from now on.
-        if (read !== current && spares.length < SPARES) spares.push(read)
+        // Given back after the next read took another buffer: back to the pool.
+        if (read !== current) giveBack(read)
       })
-      // Still queued for writing: the next read takes a spare (or a new buffer) meanwhile.
-      if (inUse) current = spares.pop() ?? Buffer.allocUnsafe(READ_BYTES)
+      // Still queued for writing: the next read takes another buffer meanwhile.
+      if (inUse) current = takeBuffer()
       return more
     },
   }
@@ -76,6 +95,11 @@ export function withOwnReads(accepted: Socket): Socket {
   const flowing = old.readableFlowing
   old.destroy()
   owned.set(socket, state)
+  // A buffer of the pool that no read will use any more (never one still being written: that is never `current`).
+  socket.once('close', () => {
+    giveBack(current)
+    current = shared
+  })
   if (flowing) socket.resume()
   return socket
 }

@@ -97,6 +97,43 @@ describe('data connection reads into reused buffers', () => {
     client.destroy()
   })
 
+  it('keeps two connections apart when one is copied out and the other feeds a slow sink at the same time', async () => {
+    const sent = [randomBytes(6 * 1024 * 1024), randomBytes(6 * 1024 * 1024)]
+    const got: Buffer[][] = [[], []]
+    const totals = [0, 0]
+    const accepted: Socket[] = []
+    const ends = await Promise.all(
+      [0, 1].map((i) =>
+        upgraded((socket) => {
+          const moved = withOwnReads(socket)
+          accepted[i] = moved
+          if (i === 0) {
+            moved.on('data', (chunk: Buffer) => {
+              got[0].push(chunk)
+              totals[0] += chunk.length
+            })
+          } else {
+            // the bytes are taken when their write is done, as the browser's socket would: a buffer reused earlier would show
+            setReadSink(moved, (bytes, written) => {
+              setTimeout(() => {
+                got[1].push(Buffer.from(bytes))
+                totals[1] += bytes.length
+                written()
+              }, 1)
+              return true
+            })
+            moved.resume()
+          }
+          return moved
+        }),
+      ),
+    )
+    for (let at = 0; at < sent[0].length; at += 128 * 1024) for (const i of [0, 1]) ends[i].client.write(sent[i].subarray(at, at + 128 * 1024))
+    await until(() => totals[0] >= sent[0].length && totals[1] >= sent[1].length)
+    expect(Buffer.concat(got[0]).equals(sent[0])).toBe(true)
+    expect(Buffer.concat(got[1]).equals(sent[1])).toBe(true)
+  })
+
   it('lets the server count the connection until it closes, and close once it has', async () => {
     let moved: Socket | undefined
     const { server, client } = await upgraded((accepted) => (moved = withOwnReads(accepted)).resume())
