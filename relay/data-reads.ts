@@ -87,6 +87,12 @@ export function withOwnReads(accepted: Socket): Socket {
   // Not half-open (the upgraded socket was, for the HTTP server's sake): the agent closing its side
   // ends the connection, as Node's HTTP client expects of its sockets.
   socket = new net.Socket({ handle, onread, allowHalfOpen: false } as net.SocketConstructorOpts)
+  if ((socket as HandleSocket)._handle !== handle) {
+    // A Node that no longer takes `handle`: the accepted socket keeps its connection and reads on.
+    old._handle = handle
+    old.read(0)
+    return accepted
+  }
   // The server counts the connection until it closes: that is now the new socket's close.
   const server = old._server
   old._server = null
