@@ -136,6 +136,10 @@ export async function acceptDataConnection(req: http.IncomingMessage, socket: Du
   const tcp = socket instanceof net.Socket ? withOwnReads(socket) : (socket as Socket)
   // An idle connection's failure ends in 'close', which the pool handles (as the upgraded socket's no-op listener did).
   tcp.on('error', () => undefined)
+  // Not half-open (an upgraded socket is, and so is one that could not be moved): a connection the
+  // agent closed while idle would otherwise stay in the pool writable, and a request written to it
+  // would wait for an answer forever.
+  tcp.allowHalfOpen = false
   tcp.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${DATA_PROTOCOL}\r\nConnection: Upgrade\r\n\r\n`)
   tcp.setNoDelay?.(true)
   tcp.setKeepAlive?.(true, 30_000)

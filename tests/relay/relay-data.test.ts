@@ -6,7 +6,7 @@
  */
 import http from 'node:http'
 import { createHash, randomBytes } from 'node:crypto'
-import { type AddressInfo } from 'node:net'
+import { type AddressInfo, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { compileUserAcls } from '~/domain/access/acl.server'
@@ -66,6 +66,13 @@ const eventually = async <T,>(read: () => T | Promise<T>, ok: (value: T) => bool
     await new Promise((r) => setTimeout(r, 50))
   }
   return read()
+}
+
+/** A request the relay never answers fails the test within 5 s instead of hanging it. */
+const within = <T,>(promise: Promise<T>, what: string) => {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer to ${what}`)), 5000)))
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer))
 }
 
 /** A browser bound to a fresh proxy session of the agent: its client, origin and headers. */
@@ -272,12 +279,6 @@ describe('relay data connections', () => {
     })
     ui.keepAliveTimeout = 150
     const { agentId, tunnel } = await tunnelledAgent(6, () => listening(ui), true)
-    // a request the relay never answers fails the test instead of hanging it
-    const within = <T,>(promise: Promise<T>, what: string) => {
-      let timer: NodeJS.Timeout | undefined
-      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer to ${what}`)), 5000)))
-      return Promise.race([promise, late]).finally(() => clearTimeout(timer))
-    }
     try {
       await eventually(() => relay.dataConnections(agentId) ?? 0, (n) => n > 0)
       const { host, cookie } = await browser(agentId)
@@ -333,6 +334,24 @@ describe('relay data connections', () => {
       // no local TCP connection: the UI saw the relay's side of the data connection, one for all three
       expect(new Set(served.map((r) => r.port)).size).toBe(1)
       expect(tunnel.h2Requests).toBe(0)
+    } finally {
+      await tunnel.close()
+      ui.closeAllConnections()
+      await new Promise((resolve) => ui.close(resolve))
+    }
+  })
+
+  it('answers after the agent dropped every idle data connection, even ones the relay never used', async () => {
+    const ui = http.createServer((req, res) => res.end(`page ${req.url}`))
+    const { agentId, tunnel } = await tunnelledAgent(9, () => listening(ui), true)
+    try {
+      await eventually(() => relay.dataConnections(agentId) ?? 0, (n) => n >= 8)
+      const { host, cookie } = await browser(agentId)
+      expect((await within(getBytes(host, cookie, '/first'), '/first')).body.toString()).toBe('page /first')
+      // the agent's side of every data connection goes away (a restart of its network, a crash of its proxy)
+      const agentSide = (tunnel.data as unknown as { sockets: Set<Socket> }).sockets
+      for (const socket of [...agentSide]) socket.destroy()
+      for (const path of ['/second', '/third']) expect((await within(getBytes(host, cookie, path), path)).body.toString()).toBe(`page ${path}`)
     } finally {
       await tunnel.close()
       ui.closeAllConnections()
