@@ -20,6 +20,7 @@ import { type SessionTracker } from './session-tracker'
 
 export const NO_TUNNEL_MESSAGE = 'The agent is not connected to the relay (its tunnel is closed). Try again when the agent is back online.'
 export const TUNNEL_LOST_MESSAGE = 'The connection to the agent was lost during the request.'
+export const ANSWER_TIMEOUT_MESSAGE = 'The agent did not answer in time.'
 export const NO_SESSION_MESSAGE = 'Not found. Open the remote portal from the agents list.'
 export const SERVICE_WORKER_MESSAGE = 'Service workers are not allowed through the relay.'
 export const CODE_USED_MESSAGE = 'This remote portal link was already used or has expired. Open the portal again from the agents list.'
@@ -40,6 +41,8 @@ export type BrowserSide = {
   /** other relay nodes: where an agent's tunnel is when this node holds none */
   peers: PeerRouter
   account: (req: http.IncomingMessage, res: http.ServerResponse, path: string) => Promise<unknown>
+  /** a request the agent has not begun to answer by then gets a 504 (RELAY_ANSWER_TIMEOUT_SECONDS) */
+  answerTimeoutMs: number
 }
 
 export async function handleBrowserRequest(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide) {
@@ -126,6 +129,12 @@ export function agentRequestHeaders(req: http.IncomingMessage, visit: Visit): ht
 }
 
 function forward(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide, tunnel: TunnelLink, visit: Visit) {
+  // An agent that never answers (its UI hung, its connection gone unnoticed) does not hold the
+  // browser forever; the 504 ends the response, and its close cancels the request on either path.
+  const timer = setTimeout(() => {
+    if (!res.headersSent && !res.destroyed) sendText(res, 504, ANSWER_TIMEOUT_MESSAGE)
+  }, side.answerTimeoutMs)
+  res.once('close', () => clearTimeout(timer))
   if (tunnel.data?.ready()) return forwardData(req, res, side, tunnel as DataTunnel, visit, () => forwardH2(req, res, side, tunnel, visit))
   forwardH2(req, res, side, tunnel, visit)
 }
@@ -161,6 +170,7 @@ function forwardH2(req: http.IncomingMessage, res: http.ServerResponse, side: Br
   })
   if (!bodyless) req.pipe(upstream)
   upstream.on('response', (h2headers) => {
+    if (res.headersSent) return void upstream.close(http2.constants.NGHTTP2_CANCEL) // answered 504 meanwhile
     const status = Number(h2headers[':status'] ?? 502)
     answer = sendAgentAnswer(req, res, upstream, status, agentResponseHeaders(h2headers), (from, to) => from.pipe(to))
   })

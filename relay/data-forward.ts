@@ -39,7 +39,8 @@ export function forwardData(req: http.IncomingMessage, res: http.ServerResponse,
   })
   upstream.on('response', (answer) => {
     answer.once('end', () => (answered = true))
-    if (res.destroyed) return void upstream.destroy()
+    // a browser that left, or a 504 sent meanwhile (relay/browser.ts)
+    if (res.destroyed || res.headersSent) return void upstream.destroy()
     const length = rawLength(req, upstream, answer)
     if (length === undefined) return void sendAgentAnswer(req, res, answer, answer.statusCode ?? 502, agentResponseHeaders(answer.headers), pipeLoose)
     // From here on the body's bytes go socket to socket (relay/raw-body.ts): `answered` tells
@@ -48,6 +49,7 @@ export function forwardData(req: http.IncomingMessage, res: http.ServerResponse,
     sendRaw(res, upstream, answer, length, tunnel.data)
   })
   upstream.on('error', () => {
+    if (res.writableEnded) return // answered in full already (or with a 504 meanwhile)
     if (res.headersSent) return void res.destroy()
     if (res.destroyed || finished) return
     if (bodyless) {

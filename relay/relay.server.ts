@@ -51,6 +51,8 @@ export type RelayOptions = {
   log?: (line: string) => void
   /** this node among several (default: RELAY_NODE_ID, RELAY_INTERNAL_URL, RELAY_INTERNAL_SECRET; id host:port) */
   node?: Partial<RelayNodeSettings>
+  /** default: RELAY_ANSWER_TIMEOUT_SECONDS */
+  answerTimeoutMs?: number
 }
 
 /** Tunnels are pinged this often; one missing pong closes the tunnel. */
@@ -75,6 +77,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       return peers
     },
     account: (rq: http.IncomingMessage, rs: http.ServerResponse, path: string) => handleAccount(rq, rs, path),
+    answerTimeoutMs: options.answerTimeoutMs ?? config.RELAY_ANSWER_TIMEOUT_SECONDS * 1000,
   }
   const server = http.createServer({ noDelay: true }, (req, res) => {
     handleBrowserRequest(req, res, side).catch((error: Error) => {

@@ -139,7 +139,8 @@ beforeAll(async () => {
     await compileUserAcls(tx, owner.id, orgId)
   })
   token = (await createSession(owner.id, { ip: '127.0.0.1', userAgent: 'test' })).token
-  relay = await startRelay({ port: 0, host: '127.0.0.1' })
+  // (no answer from an agent after 2 s gets a 504 here; 100 s by default)
+  relay = await startRelay({ port: 0, host: '127.0.0.1', answerTimeoutMs: 2000 })
   base = `http://127.0.0.1:${relay.port}`
   modern = await createAgent(0, true)
   older = await createAgent(1, false)
@@ -352,6 +353,33 @@ describe('relay data connections', () => {
       const agentSide = (tunnel.data as unknown as { sockets: Set<Socket> }).sockets
       for (const socket of [...agentSide]) socket.destroy()
       for (const path of ['/second', '/third']) expect((await within(getBytes(host, cookie, path), path)).body.toString()).toBe(`page ${path}`)
+    } finally {
+      await tunnel.close()
+      ui.closeAllConnections()
+      await new Promise((resolve) => ui.close(resolve))
+    }
+  })
+
+  it.each([
+    ['a data connection', true],
+    ['an HTTP/2 stream', false],
+  ])('answers 504 when the agent does not begin an answer in time over %s, and cancels that request', async (_, data) => {
+    let hungClosed = false
+    const ui = http.createServer((req, res) => {
+      if (req.url === '/hang') return void req.socket.once('close', () => (hungClosed = true)) // never answers
+      res.end(`page ${req.url}`)
+    })
+    const { agentId, tunnel } = await tunnelledAgent(data ? 10 : 11, () => listening(ui), data)
+    try {
+      if (data) await eventually(() => relay.dataConnections(agentId) ?? 0, (n) => n > 0)
+      const { host, cookie } = await browser(agentId)
+      const started = Date.now()
+      const hung = await within(getBytes(host, cookie, '/hang'), '/hang')
+      expect(hung.status).toBe(504)
+      expect(hung.body.toString()).toBe('The agent did not answer in time.')
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1900)
+      expect(await eventually(() => hungClosed, (closed) => closed)).toBe(true)
+      expect((await within(getBytes(host, cookie, '/after'), '/after')).body.toString()).toBe('page /after')
     } finally {
       await tunnel.close()
       ui.closeAllConnections()
