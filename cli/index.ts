@@ -20,6 +20,7 @@ import { registerSimulateCommand } from './commands/simulate'
 import { registerTokensCommands } from './commands/tokens'
 import { registerUsageCommands } from './commands/usage'
 import { DEFAULT_URL } from './config'
+import { markDashIds, unmarkDashIdsBeforeActions } from './dash-ids'
 import { wantsJson } from './context'
 import { ExitCode, reportError } from './errors'
 
@@ -56,6 +57,7 @@ export function createProgram(): Command {
     if (command.name() === 'simulate' || command.name() === 'completion') continue
     command.option('--url <url>', 'portal address').option('--json', 'print machine-readable JSON').option('--output <format>', 'table, csv or json')
   }
+  unmarkDashIdsBeforeActions(program)
   return program
 }
 
@@ -67,7 +69,7 @@ function leafCommands(command: Command): Command[] {
 export async function main(argv: string[]): Promise<number> {
   const program = createProgram()
   try {
-    await program.parseAsync(argv, { from: 'user' })
+    await program.parseAsync(markDashIds(program, argv), { from: 'user' })
     // A delegating command (simulate) reports its own outcome through process.exitCode.
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok
   } catch (error) {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startPortal, type RunningPortal } from '../e2e/harness'
+import { portalDb, startPortal, type RunningPortal } from '../e2e/harness'
 import { agentsWithCodes, cliSession } from './cli-session'
 
 const ORG = 'demo-org-live-events'
@@ -23,6 +23,23 @@ afterAll(async () => {
 })
 
 describe('pixelfleet command groups against a running portal', () => {
+  it('takes an id that starts with a dash (1 in 64 generated ids does) as an id', async () => {
+    expect((await cli.run('owner', 'invites', 'create', 'dash@example.com', '--org', ORG, '--role', 'role-org-viewer-0000')).code).toBe(0)
+    const dashed = '-dashedInvite-00001_'
+    const db = await portalDb(portal)
+    try {
+      await db.invite.updateMany({ where: { recipient: 'dash@example.com' }, data: { id: dashed } })
+    } finally {
+      await db.$disconnect()
+    }
+    const ids = async () => (await cli.json<{ invites: { id: string }[] }>('owner', 'invites', 'list', '--org', ORG)).invites.map((i) => i.id)
+    expect(await ids()).toContain(dashed)
+    expect((await cli.run('owner', 'invites', 'revoke', dashed, '--json')).code).toBe(0)
+    expect(await ids()).not.toContain(dashed)
+    // the ordinary `--` still ends the options (the invite is gone now: 5, not found)
+    expect((await cli.run('owner', 'invites', 'revoke', '--json', '--', dashed)).code).toBe(5)
+  })
+
   it('refuses bad arguments with exit code 2 before changing anything', async () => {
     const cases: [string[], string][] = [
       [['orgs', 'list', '--output', 'xml'], '--output must be table, csv or json'],
