@@ -68,6 +68,13 @@ const eventually = async <T,>(read: () => T | Promise<T>, ok: (value: T) => bool
   return read()
 }
 
+/** Ends a test's own agent: its tunnel, then its hand-written UI. */
+async function closeOwnAgent(tunnel: TunnelClient, ui: http.Server) {
+  await tunnel.close()
+  ui.closeAllConnections()
+  await new Promise((resolve) => ui.close(resolve))
+}
+
 /** A request the relay never answers fails the test within 5 s instead of hanging it. */
 const within = <T,>(promise: Promise<T>, what: string) => {
   let timer: NodeJS.Timeout | undefined
@@ -261,9 +268,7 @@ describe('relay data connections', () => {
       expect(served.at(-1)!.port).not.toBe(served[3].port)
       expect(tunnel.h2Requests).toBe(0)
     } finally {
-      await tunnel.close()
-      ui.closeAllConnections()
-      await new Promise((resolve) => ui.close(resolve))
+      await closeOwnAgent(tunnel, ui)
     }
   })
 
@@ -292,9 +297,7 @@ describe('relay data connections', () => {
       // each one over a data connection: none fell back to the HTTP/2 tunnel
       expect(tunnel.h2Requests).toBe(0)
     } finally {
-      await tunnel.close()
-      ui.closeAllConnections()
-      await new Promise((resolve) => ui.close(resolve))
+      await closeOwnAgent(tunnel, ui)
     }
   })
 
@@ -336,9 +339,7 @@ describe('relay data connections', () => {
       expect(new Set(served.map((r) => r.port)).size).toBe(1)
       expect(tunnel.h2Requests).toBe(0)
     } finally {
-      await tunnel.close()
-      ui.closeAllConnections()
-      await new Promise((resolve) => ui.close(resolve))
+      await closeOwnAgent(tunnel, ui)
     }
   })
 
@@ -354,9 +355,7 @@ describe('relay data connections', () => {
       for (const socket of [...agentSide]) socket.destroy()
       for (const path of ['/second', '/third']) expect((await within(getBytes(host, cookie, path), path)).body.toString()).toBe(`page ${path}`)
     } finally {
-      await tunnel.close()
-      ui.closeAllConnections()
-      await new Promise((resolve) => ui.close(resolve))
+      await closeOwnAgent(tunnel, ui)
     }
   })
 
@@ -381,9 +380,7 @@ describe('relay data connections', () => {
       expect(await eventually(() => hungClosed, (closed) => closed)).toBe(true)
       expect((await within(getBytes(host, cookie, '/after'), '/after')).body.toString()).toBe('page /after')
     } finally {
-      await tunnel.close()
-      ui.closeAllConnections()
-      await new Promise((resolve) => ui.close(resolve))
+      await closeOwnAgent(tunnel, ui)
     }
   })
 
