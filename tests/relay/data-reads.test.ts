@@ -9,6 +9,7 @@ import http from 'node:http'
 import net, { type AddressInfo, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { hasOwnReads, setReadSink, withOwnReads } from '../../relay/data-reads'
+import { eventually } from './eventually'
 
 const servers: http.Server[] = []
 const sockets: Socket[] = []
@@ -38,13 +39,6 @@ async function upgraded(accept: (socket: Socket) => Socket) {
   await new Promise<void>((resolve) => client.once('data', () => resolve()))
   return { server, client }
 }
-
-const until = (check: () => boolean) =>
-  new Promise<void>((resolve, reject) => {
-    const started = Date.now()
-    const poll = () => (check() ? resolve() : Date.now() - started > 10_000 ? reject(new Error('timed out')) : setTimeout(poll, 5))
-    poll()
-  })
 
 describe('data connection reads into reused buffers', () => {
   it('keeps every byte in order from copied reads to a slow sink and back, and never reads into a buffer still being written', async () => {
@@ -87,7 +81,7 @@ describe('data connection reads into reused buffers', () => {
       return socket
     })
     for (let at = 0; at < sent.length; at += 256 * 1024) client.write(sent.subarray(at, at + 256 * 1024))
-    await until(() => total >= sent.length)
+    expect(await eventually(() => total >= sent.length, Boolean)).toBe(true)
     expect(Buffer.concat(got).equals(sent)).toBe(true)
     expect(overwritten).toBe(0)
     // both directions still work on the moved socket
@@ -129,7 +123,7 @@ describe('data connection reads into reused buffers', () => {
       ),
     )
     for (let at = 0; at < sent[0].length; at += 128 * 1024) for (const i of [0, 1]) ends[i].client.write(sent[i].subarray(at, at + 128 * 1024))
-    await until(() => totals[0] >= sent[0].length && totals[1] >= sent[1].length)
+    expect(await eventually(() => totals[0] >= sent[0].length && totals[1] >= sent[1].length, Boolean)).toBe(true)
     expect(Buffer.concat(got[0]).equals(sent[0])).toBe(true)
     expect(Buffer.concat(got[1]).equals(sent[1])).toBe(true)
   })
@@ -137,7 +131,7 @@ describe('data connection reads into reused buffers', () => {
   it('lets the server count the connection until it closes, and close once it has', async () => {
     let moved: Socket | undefined
     const { server, client } = await upgraded((accepted) => (moved = withOwnReads(accepted)).resume())
-    await until(() => moved !== undefined)
+    expect(await eventually(() => moved !== undefined, Boolean)).toBe(true)
     let closed = false
     server.close(() => (closed = true))
     await new Promise((resolve) => setTimeout(resolve, 100))
@@ -145,7 +139,7 @@ describe('data connection reads into reused buffers', () => {
     const ended = new Promise((resolve) => moved!.once('close', resolve))
     client.end()
     await ended
-    await until(() => closed)
+    expect(await eventually(() => closed, Boolean)).toBe(true)
     servers.splice(servers.indexOf(server), 1)
   })
 
@@ -158,7 +152,7 @@ describe('data connection reads into reused buffers', () => {
       kept = withOwnReads(socket)
       return kept
     })
-    await until(() => kept !== undefined)
+    expect(await eventually(() => kept !== undefined, Boolean)).toBe(true)
     expect(kept).toBe(accepted)
     expect(hasOwnReads(kept!)).toBe(false)
   })

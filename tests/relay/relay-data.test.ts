@@ -14,6 +14,7 @@ import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { registerAgent } from '~/domain/agents/agent-gateway.server'
 import { createSession } from '~/domain/auth/session.server'
 import { prisma } from '~/utils/db.server'
+import { eventually } from './eventually'
 import { RelayClient } from '../../relay/client'
 import { startRelay, type Relay } from '../../relay/relay.server'
 import { SimulatedSite } from '../../simulator/site'
@@ -57,15 +58,6 @@ async function createAgent(index: number, dataConnections: boolean, served = fal
 const listening = async (ui: http.Server) => {
   await new Promise<void>((resolve) => ui.listen(0, '127.0.0.1', resolve))
   return (ui.address() as AddressInfo).port
-}
-
-const eventually = async <T,>(read: () => T | Promise<T>, ok: (value: T) => boolean) => {
-  for (let i = 0; i < 100; i++) {
-    const value = await read()
-    if (ok(value)) return value
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return read()
 }
 
 /** Ends a test's own agent: its tunnel, then its hand-written UI. */

@@ -17,6 +17,7 @@ import { sessionCookie } from '~/utils/auth.server'
 import { NO_PROJECT } from '~/domain/relay/proxy-address'
 import { TUNNEL_CLOSED_MESSAGE } from '~/domain/relay/tunnels.server'
 import { prisma } from '~/utils/db.server'
+import { eventually } from './eventually'
 import { RelayClient } from '../../relay/client'
 import { NO_TUNNEL_MESSAGE, startRelay, type Relay } from '../../relay/relay.server'
 import { SimulatedSite } from '../../simulator/site'
@@ -67,15 +68,6 @@ async function authCheckFor(token: string, agentId: string, projectId?: string):
 
 /** A fresh client (one browser's cookie jar) talking to the relay whatever the session host name resolves to. */
 const browserClient = () => new RelayClient({ host: '127.0.0.1', port: relay.port })
-
-const eventually = async <T>(read: () => Promise<T>, ok: (value: T) => boolean) => {
-  for (let i = 0; i < 100; i++) {
-    const value = await read()
-    if (ok(value)) return value
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return read()
-}
 
 beforeAll(async () => {
   const mk = (key: string) => prisma.user.create({ data: { email: `${key}@relay.test`, name: key, emailVerified: true } })
