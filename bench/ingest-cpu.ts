@@ -10,14 +10,14 @@ import { Session } from 'node:inspector/promises'
 import { PerformanceObserver } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { agentCallSchemas, type UpdateClientStateRequest } from '../broker/protocol'
+import { agentCallSchemas, type UpdateClientStateRequest } from '../protocol'
 import { loadConfig } from '../server/config'
 import { migrateDatabase } from '../server/migrate'
 import { setConfig } from '../app/utils/env.server'
 import { disconnectDatabase, prisma } from '../app/utils/db.server'
-import { writeIngestOn } from '../app/domain/agents/ingest.server'
-import { ingestRaw } from '../app/domain/agents/ingest-raw.server'
-import { openIngestDatabase } from '../app/domain/agents/ingest-sql.server'
+import { writeIngestOn } from '../ingest/pipeline.server'
+import { ingestRaw } from '../ingest/raw.server'
+import { openIngestDatabase } from '../ingest/sql-sqlite.server'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({ options: { agents: { type: 'string', default: '500' }, rounds: { type: 'string', default: '40' }, batch: { type: 'string', default: '250' }, profile: { type: 'string', default: '' } } })

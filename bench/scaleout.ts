@@ -14,7 +14,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import mqtt, { type MqttClient } from 'mqtt'
-import { agentRequestTopic, agentResponseTopic, provisionRequestTopic, provisionResponseTopic } from '../broker/protocol'
+import { agentRequestTopic, agentResponseTopic, provisionRequestTopic, provisionResponseTopic } from '../protocol'
 import { withDatabase } from '../tests/setup/test-postgres'
 import { freePort, startNginx, startNode, startRabbit, type Node, type Rabbit } from '../tests/scaleout/services'
 

@@ -1,8 +1,8 @@
 /**
  * The embedded MQTT broker (aedes): TCP on MQTT_PORT and MQTT over WebSocket at /mqtt on the web
  * server. It authenticates agents, confines each identity to its own topics (identity from the
- * connection, never from the topic), validates payloads against broker/protocol.ts and hands
- * calls to the domain through app/domain/agents/agent-gateway.server.ts only.
+ * connection, never from the topic), validates payloads against protocol/ and hands
+ * calls to the domain through ingest/agent-gateway.server.ts only.
  *
  * QoS 1 and durability: aedes writes the PUBACK right after `authorizePublish` calls back, so
  * requests are executed inside that hook and it calls back only after the write is committed.
@@ -12,10 +12,11 @@ import net, { type AddressInfo } from 'node:net'
 import { type Duplex } from 'node:stream'
 import { Aedes, type AuthenticateError, type Client, type Subscription } from 'aedes'
 import { WebSocketServer, createWebSocketStream } from 'ws'
-import { agentConfigs, agentPresence, markAllOffline, onAgentConfigChange, startIngest } from '../app/domain/agents/agent-gateway.server'
+import { agentConfigs, agentPresence, markAllOffline, onAgentConfigChange, startIngest } from '../ingest/agent-gateway.server'
 import { listen } from '../server/app'
-import { authenticateClient, publishAllowed, subscriptionAllowed, type Identity } from './acl'
-import { agentConfigTopic, parseTopic } from './protocol'
+import { publishAllowed, subscriptionAllowed, type Identity } from '../protocol'
+import { authenticateClient } from './acl'
+import { agentConfigTopic, parseTopic } from '../protocol'
 import { dispatchMessage, type MessageContext } from './requests'
 
 type Logger = { info: (message: string) => void; warn: (message: string) => void }

@@ -11,7 +11,8 @@
 import express from 'express'
 import proxyAddr from 'proxy-addr'
 import { z } from 'zod'
-import { authenticateClient, identityOf, publishAllowed, routingKeyToTopic, subscriptionAllowed } from './acl'
+import { identityOf, publishAllowed, routingKeyToTopic, subscriptionAllowed } from '../protocol'
+import { authenticateClient } from './acl'
 
 type Logger = { warn: (message: string) => void }
 

@@ -5,8 +5,8 @@
  * broker's ingest workers for each message taken from the broker's queue.
  */
 import { DomainError } from '../app/domain/errors'
-import { agentPresence, handleCall, handleReceivedCall, registerAgent } from '../app/domain/agents/agent-gateway.server'
-import { type Identity } from './acl'
+import { agentPresence, handleCall, handleReceivedCall, registerAgent } from '../ingest/agent-gateway.server'
+import { type Identity } from '../protocol'
 import {
   PROVISION_CALL,
   agentCallSchemas,
@@ -18,7 +18,7 @@ import {
   statusMessageSchema,
   type ErrorResponse,
   type ParsedTopic,
-} from './protocol'
+} from '../protocol'
 
 export type MessageContext = {
   /** who sent it, for log lines */

@@ -1,6 +1,6 @@
 import proxyAddr from 'proxy-addr'
 import { z } from 'zod'
-import { DEFAULT_PROVISIONING_KEY } from '../broker/protocol'
+import { DEFAULT_PROVISIONING_KEY } from '../protocol'
 import { resolveDatabaseUrl } from './database-url'
 
 const port = (name: string, fallback: number) =>

@@ -1,4 +1,4 @@
-import { DEFAULT_PROVISIONING_KEY } from '../broker/protocol'
+import { DEFAULT_PROVISIONING_KEY } from '../protocol'
 import { verifyPassword } from '../app/domain/auth/crypto.server'
 import { createSiteAdmin } from '../app/domain/users/site-admin-bootstrap.server'
 import { prisma } from '../app/utils/db.server'

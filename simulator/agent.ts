@@ -16,7 +16,7 @@ import {
   provisionRequestTopic,
   provisionResponseTopic,
   registerResultSchema,
-} from '../broker/protocol'
+} from '../protocol'
 import { type AgentCredentials, type CredentialStore } from './credentials'
 import { MqttRpc, isBadCredentials, openConnection } from './mqtt-rpc'
 import { toSystemReports } from './report'

@@ -1,6 +1,6 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt'
 import { type z } from 'zod'
-import { responseSchema } from '../broker/protocol'
+import { responseSchema } from '../protocol'
 
 /** A call the portal answered with `{ok: false, error}`, or that got no answer in time. */
 export class AgentCallError extends Error {
@@ -46,7 +46,7 @@ export function openConnection(url: string, options: IClientOptions, timeoutMs: 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void; schema: z.ZodTypeAny; timer: NodeJS.Timeout }
 
 /**
- * Request/response over MQTT as broker/protocol.ts defines it: publish `{requestId, ...}` with
+ * Request/response over MQTT as protocol/ defines it: publish `{requestId, ...}` with
  * QoS 1 on a req topic, match the answer on the res topic by requestId.
  */
 export class MqttRpc {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DEFAULT_PROVISIONING_KEY } from '../broker/protocol'
+import { DEFAULT_PROVISIONING_KEY } from '../protocol'
 import { SCENARIO_NAMES } from './scenarios'
 
 const UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }

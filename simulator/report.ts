@@ -1,8 +1,8 @@
-import { type IssueReport, type SystemReport } from '../broker/protocol'
+import { type IssueReport, type SystemReport } from '../protocol'
 import { type IssueRecord } from './issues'
 import { type SystemSnapshot } from './system'
 
-/** The simulator's systems in the updateClientState shape of broker/protocol.ts. */
+/** The simulator's systems in the updateClientState shape of protocol/. */
 export function toSystemReports(systems: SystemSnapshot[]): SystemReport[] {
   return systems.map((system) => ({
     id: system.key,

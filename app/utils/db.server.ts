@@ -20,7 +20,7 @@ export function isPostgres(url = getConfig().DATABASE_URL) {
 
 /**
  * The pg pool under Prisma's PostgreSQL client; ingest's batched statements use it directly
- * (app/domain/agents/ingest-sql-pg.server.ts). One per process, like the client.
+ * (ingest/sql-pg.server.ts). One per process, like the client.
  */
 export function postgresPool(): pg.Pool {
   return singleton('postgres-pool', () => {
@@ -110,7 +110,7 @@ export async function tuneDatabase() {
   await prisma.$queryRawUnsafe('PRAGMA synchronous = NORMAL')
   await prisma.$queryRawUnsafe('PRAGMA busy_timeout = 5000')
   await prisma.$queryRawUnsafe('PRAGMA foreign_keys = ON')
-  // checkpoints as rarely as ingest's connection (ingest-sql.server.ts WAL_CHECKPOINT_PAGES)
+  // checkpoints as rarely as ingest's connection (sql-sqlite.server.ts WAL_CHECKPOINT_PAGES)
   await prisma.$queryRawUnsafe('PRAGMA wal_autocheckpoint = 10000')
   // 64 MB of page cache (default 2 MB): fleet pages join thousands of agent rows per request
   await prisma.$queryRawUnsafe('PRAGMA cache_size = -65536')
@@ -124,7 +124,7 @@ export async function disconnectDatabase() {
     store.__pixelfleet?.delete('prisma')
   }
   for (const [key, value] of store.__pixelfleet ?? []) {
-    // ingest's PostgreSQL connection (app/domain/agents/ingest-sql-pg.server.ts)
+    // ingest's PostgreSQL connection (ingest/sql-pg.server.ts)
     if (key.startsWith('postgres-ingest')) {
       store.__pixelfleet?.delete(key)
       await (value as { close: () => Promise<void> }).close()

@@ -5,7 +5,7 @@ import { type AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { brokerAuthRouter } from '../../broker/http-auth.server'
-import { DEFAULT_PROVISIONING_KEY } from '../../broker/protocol'
+import { DEFAULT_PROVISIONING_KEY } from '../../protocol'
 import { registerAgent, startTestBroker } from './mqtt-helpers'
 
 const broker = startTestBroker()

@@ -1,6 +1,6 @@
 import mqtt from 'mqtt'
 import { describe, expect, test } from 'vitest'
-import { PROVISIONING_USERNAME, agentRequestTopic, agentTopicPrefix, type UpdateClientStateRequest } from '../../broker/protocol'
+import { PROVISIONING_USERNAME, agentRequestTopic, agentTopicPrefix, type UpdateClientStateRequest } from '../../protocol'
 import { emitChange } from '../../app/domain/events/bus.server'
 import { prisma } from '../../app/utils/db.server'
 import { connect, connectAgent, nextMessage, registerAgent, startTestBroker } from './mqtt-helpers'

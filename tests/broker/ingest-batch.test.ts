@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest'
-import { agentCallSchemas, type UpdateClientStateRequest } from '../../broker/protocol'
+import { agentCallSchemas, type UpdateClientStateRequest } from '../../protocol'
 import { DomainError } from '../../app/domain/errors'
-import { drainIngest, ingestCall, ingestPresence } from '../../app/domain/agents/ingest.server'
-import { ingestRaw } from '../../app/domain/agents/ingest-raw.server'
+import { drainIngest, ingestCall, ingestPresence } from '../../ingest/pipeline.server'
+import { ingestRaw } from '../../ingest/raw.server'
 import { prisma } from '../../app/utils/db.server'
 
 let serial = 0

@@ -1,9 +1,9 @@
-// The compiled fast path of request validation (app/domain/agents/ingest-validate.server.ts)
+// The compiled fast path of request validation (ingest/validate.server.ts)
 // must give exactly zod's result: the same parsed value for valid payloads (defaults, stripped and
 // passthrough keys, key order) and zod's own issues for invalid ones.
 import { describe, expect, it } from 'vitest'
-import { agentCallSchemas, type AgentCall } from '../../broker/protocol'
-import { fastSafeParse } from '../../app/domain/agents/ingest-validate.server'
+import { agentCallSchemas, type AgentCall } from '../../protocol'
+import { fastSafeParse } from '../../ingest/validate.server'
 
 const device = { id: 'rx-1', component: 'receiver', product: 'Tile', serial: 'T1', name: 'Tile row 1', parent: 'proc', count: 3 }
 const state = {

@@ -5,11 +5,11 @@
  * Prisma's transactions keep working next to the worker's connection.
  */
 import { afterAll, expect, test } from 'vitest'
-import { type UpdateClientStateRequest } from '../../broker/protocol'
-import { drainIngest, handleCall, handleReceivedCall } from '../../app/domain/agents/agent-gateway.server'
-import { runningIngestWorker, stopIngestWorker } from '../../app/domain/agents/ingest-worker.server'
+import { type UpdateClientStateRequest } from '../../protocol'
+import { drainIngest, handleCall, handleReceivedCall } from '../../ingest/agent-gateway.server'
+import { runningIngestWorker, stopIngestWorker } from '../../ingest/worker.server'
 import { onChange, type ChangeEvent } from '../../app/domain/events/bus.server'
-import { isIngestChange } from '../../app/domain/agents/ingest-cache.server'
+import { isIngestChange } from '../../app/domain/events/ingest-origin.server'
 import { prisma } from '../../app/utils/db.server'
 
 afterAll(() => stopIngestWorker())

@@ -11,7 +11,7 @@ import {
   type AgentCall,
   type AgentCallRequest,
   type RegisterResult,
-} from '../../broker/protocol'
+} from '../../protocol'
 
 /** Starts the real broker on a free port for this test file (no web server: TCP only). */
 export function startTestBroker() {

@@ -8,7 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_PROVISIONING_KEY } from '../../broker/protocol'
+import { DEFAULT_PROVISIONING_KEY } from '../../protocol'
 import { prisma } from '~/utils/db.server'
 import { startTestBroker } from './mqtt-helpers'
 

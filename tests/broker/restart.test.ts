@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { afterAll, expect, test } from 'vitest'
-import { agentRequestTopic } from '../../broker/protocol'
+import { agentRequestTopic } from '../../protocol'
 import { getConfig } from '../../app/utils/env.server'
 import { prisma } from '../../app/utils/db.server'
 import { connectAgent, registerAgent } from './mqtt-helpers'

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { systemActor, type UserActor } from '~/domain/actor'
 import { enrollAgent } from '~/domain/agents/enrollment.server'
-import { drainIngest } from '~/domain/agents/agent-gateway.server'
+import { drainIngest } from '../../ingest/agent-gateway.server'
 import { clearEventAggregation, runEventAggregation, usageAggregated } from '~/domain/billing/usage-admin.server'
 import { periodStart, shiftPeriod, type UsagePeriod } from '~/domain/billing/usage-periods'
 import { prisma } from '~/utils/db.server'

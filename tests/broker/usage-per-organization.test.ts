@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
-import { agentCallSchemas } from '../../broker/protocol'
+import { agentCallSchemas } from '../../protocol'
 import { systemActor } from '../../app/domain/actor'
-import { onAgentConfigChange } from '../../app/domain/agents/agent-gateway.server'
+import { onAgentConfigChange } from '../../ingest/agent-gateway.server'
 import { removeAgentFromOrganization } from '../../app/domain/agents/agents.server'
 import { enrollAgent } from '../../app/domain/agents/enrollment.server'
-import { drainIngest, ingestCall } from '../../app/domain/agents/ingest.server'
+import { drainIngest, ingestCall } from '../../ingest/pipeline.server'
 import { prisma } from '../../app/utils/db.server'
 
 // Usage counters are per agent, hour, call and organization (docs/decisions/018): calls after an

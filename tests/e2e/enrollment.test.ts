@@ -2,7 +2,7 @@ import { type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
 import { startFleet, type Fleet } from '../../simulator/fleet'
-import { type ClientConfigResult } from '../../broker/protocol'
+import { type ClientConfigResult } from '../../protocol'
 import { launchBrowser, newPage, signInAs, startPortal, type RunningPortal } from './harness'
 
 let portal: RunningPortal

@@ -5,11 +5,11 @@
  * and show windows. Reports go through the real ingest and the real delivery service.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { updateClientStateRequestSchema, type SystemReport } from '../../broker/protocol'
+import { updateClientStateRequestSchema, type SystemReport } from '../../protocol'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
-import { drainIngest, ingestCall } from '~/domain/agents/ingest.server'
+import { drainIngest, ingestCall } from '../../ingest/pipeline.server'
 import { acknowledgeIssue, clearIssue, commentIssue, getIssue, listProjectIssues } from '~/domain/alarms/lifecycle.server'
 import { sweepOfflineAgents, updateOfflineDelay } from '~/domain/alarms/offline.server'
 import { createWindow, deleteWindow, listWindows } from '~/domain/alarms/windows.server'

@@ -4,11 +4,11 @@
  * writes the e-mails to the outbox. Also: subscriptions through the domain, and login history.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { updateClientStateRequestSchema, type SystemReport } from '../../broker/protocol'
+import { updateClientStateRequestSchema, type SystemReport } from '../../protocol'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
-import { drainIngest, ingestCall } from '~/domain/agents/ingest.server'
+import { drainIngest, ingestCall } from '../../ingest/pipeline.server'
 import { signInWithPassword } from '~/domain/auth/account.server'
 import { hashPassword } from '~/domain/auth/crypto.server'
 import { flushNotifications, startNotificationDelivery } from '~/domain/notifications/delivery.server'

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
-import { registerAgent } from '~/domain/agents/agent-gateway.server'
+import { registerAgent } from '../../ingest/agent-gateway.server'
 import { createSession, revokeSession } from '~/domain/auth/session.server'
 import { prisma } from '~/utils/db.server'
 import { RelayClient } from '../../relay/client'

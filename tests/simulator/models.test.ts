@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { updateClientStateRequestSchema } from '../../broker/protocol'
+import { updateClientStateRequestSchema } from '../../protocol'
 import { toSystemReports } from '../../simulator/report'
 import { Random } from '../../simulator/random'
 import { type ScenarioName } from '../../simulator/scenarios'

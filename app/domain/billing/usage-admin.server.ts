@@ -6,7 +6,7 @@
  * Results are cached per period in UsageAggregate; the raw events stay the source of truth.
  */
 import { z } from 'zod'
-import { AGENT_CALLS, PROVISION_CALL } from '../../../broker/protocol'
+import { AGENT_CALLS, PROVISION_CALL } from '../../../protocol'
 import { type Actor } from '../actor'
 import { audit } from '../audit/audit.server'
 import { invalid, notFound } from '../errors'

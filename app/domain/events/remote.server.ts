@@ -1,4 +1,4 @@
-import { announceIngestChanges } from '../agents/ingest-cache.server'
+import { announceIngestChanges } from './ingest-origin.server'
 import { emitChange, type ChangeEvent } from './bus.server'
 
 /**

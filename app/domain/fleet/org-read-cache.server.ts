@@ -1,5 +1,5 @@
 import { type Actor } from '../actor'
-import { isIngestChange } from '../agents/ingest-cache.server'
+import { isIngestChange } from '../events/ingest-origin.server'
 import { type ChangeEvent, onChange } from '../events/bus.server'
 import { type FleetScope } from './scope.server'
 import { getConfig } from '~/utils/env.server'

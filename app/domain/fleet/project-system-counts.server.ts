@@ -1,6 +1,6 @@
 import { Prisma } from '@prisma/client'
 import { CONNECTED_WINDOW_MS } from '../agents/derived'
-import { isIngestChange } from '../agents/ingest-cache.server'
+import { isIngestChange } from '../events/ingest-origin.server'
 import { onChange } from '../events/bus.server'
 import { prisma } from '~/utils/db.server'
 import { isTrue } from './dialect.server'

@@ -196,7 +196,7 @@ export function onIssuesActivated(events: IssueActivation[]): Promise<number> {
 
 /**
  * Ingest announces changed issues as an 'issue' change event whose ids are the systems whose
- * issues changed (app/domain/agents/ingest-systems.server.ts). Issue ids are accepted as well.
+ * issues changed (ingest/systems.server.ts). Issue ids are accepted as well.
  */
 export function onIssueChangeEvent(ids: string[]): Promise<number> {
   return ids.length ? queueNotifications(ids, (chunk) => ({ OR: [{ systemId: { in: chunk } }, { id: { in: chunk } }] })) : Promise.resolve(0)

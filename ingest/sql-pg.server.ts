@@ -1,9 +1,9 @@
 /**
  * Ingest on PostgreSQL: a synchronous stand-in for the better-sqlite3 `Database` that
- * ingest-sql.server.ts prepares its statements on, so ingest's batch logic (caches, savepoint per
+ * sql-sqlite.server.ts prepares its statements on, so ingest's batch logic (caches, savepoint per
  * message, one transaction per batch) runs unchanged on both providers.
  *
- * Statements go to a worker thread holding one pg connection (ingest-pg-worker.mjs); the calling
+ * Statements go to a worker thread holding one pg connection (pg-worker.mjs); the calling
  * thread blocks on a shared flag like it blocks in better-sqlite3. Writes (`run`) are not sent at
  * once: they queue and travel together at the next read or the commit, so a batch costs a few
  * round trips, and the worker merges consecutive identical INSERTs into one multi-row
@@ -50,7 +50,7 @@ class PostgresIngestDatabase {
   constructor(url: string) {
     const { port1, port2 } = new MessageChannel()
     this.port = port1
-    this.worker = new Worker(new URL('./ingest-pg-worker.mjs', import.meta.url), {
+    this.worker = new Worker(new URL('./pg-worker.mjs', import.meta.url), {
       workerData: { url, port: port2, flag: this.flag.buffer },
       transferList: [port2],
     })

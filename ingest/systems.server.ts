@@ -1,13 +1,13 @@
 /**
  * A state report's systems brought in line with what is stored: each system (created or renamed),
  * its devices and its alerts and deviations (with history), and the system's summary. Compared
- * against the cache (ingest-cache.server.ts) so that an unchanged report writes nothing here.
+ * against the cache (cache.server.ts) so that an unchanged report writes nothing here.
  */
 import { type z } from 'zod'
-import { type historyEntrySchema, type issueReportSchema, type systemReportSchema } from '../../../broker/protocol'
-import { ISSUE_HISTORY_MAX_ENTRIES, ISSUE_HISTORY_WINDOW_MS, isIssueActive, worseSeverity } from './derived'
-import { valueHash } from './value-hash'
-import { noteChange, type Batch, type CallContext } from './ingest-batch.server'
+import { type historyEntrySchema, type issueReportSchema, type systemReportSchema } from '../protocol'
+import { ISSUE_HISTORY_MAX_ENTRIES, ISSUE_HISTORY_WINDOW_MS, isIssueActive, worseSeverity } from '../app/domain/agents/derived'
+import { valueHash } from '../app/domain/agents/value-hash'
+import { noteChange, type Batch, type CallContext } from './batch.server'
 import {
   deviceSignature,
   emptySummary,
@@ -19,8 +19,8 @@ import {
   type CachedSystem,
   type IssueKind,
   type Summary,
-} from './ingest-cache.server'
-import { newId, sqlDate, type DeviceRow, type IngestStatements } from './ingest-sql.server'
+} from './cache.server'
+import { newId, sqlDate, type DeviceRow, type IngestStatements } from './sql-sqlite.server'
 
 type SystemReport = z.output<typeof systemReportSchema>
 type IssueReport = z.output<typeof issueReportSchema>

@@ -1,4 +1,4 @@
-// The PostgreSQL side of ingest-sql-pg.server.ts: runs the statements it is sent, in order, on one
+// The PostgreSQL side of sql-pg.server.ts: runs the statements it is sent, in order, on one
 // connection, and wakes the waiting thread through the shared flag. Plain JS so it loads the same
 // under tsx, vitest and node.
 import { workerData } from 'node:worker_threads'

@@ -9,7 +9,7 @@
  * ("...+00:00", so text comparison orders them), booleans as 0/1.
  *
  * This module is ingest's whole SQL interface (`openIngestDatabase`, `statementsOf`, `newId`,
- * `sqlDate`, the row types): a PostgreSQL implementation (ingest-sql-pg.server.ts) exports the same.
+ * `sqlDate`, the row types): a PostgreSQL implementation (sql-pg.server.ts) exports the same.
  */
 import { randomFillSync } from 'node:crypto'
 import Database, { type Statement } from 'better-sqlite3'
@@ -225,7 +225,7 @@ export function statementsOf(db: Database): IngestStatements {
 export const WAL_CHECKPOINT_PAGES = 10_000
 
 /**
- * The ingest worker's own connection (ingest-thread.server.ts). A second writer next to Prisma's
+ * The ingest worker's own connection (thread.server.ts). A second writer next to Prisma's
  * connection works because both wait for the write lock (busy_timeout) and both take it when a
  * transaction begins (BEGIN IMMEDIATE: ingest's `.immediate()`, Prisma's via db.server.ts), so no
  * deferred transaction finds its read snapshot outdated when it first writes (SQLITE_BUSY).

@@ -1,8 +1,8 @@
 /**
  * Ingest as the rest of the process sees it: one service whose calls settle after their commit.
- * By default it runs in a worker thread (ingest-thread.server.ts) that parses, validates and
+ * By default it runs in a worker thread (thread.server.ts) that parses, validates and
  * commits on its own SQLite connection, so the broker thread only speaks MQTT; INGEST_WORKER=0
- * runs the same engine (ingest.server.ts) in this thread on Prisma's connection instead.
+ * runs the same engine (pipeline.server.ts) in this thread on Prisma's connection instead.
  *
  * Requests are posted to the worker once per turn of the event loop (one message for everything
  * the broker read in that I/O phase); raw payloads are copied once into a chunk of that turn that
@@ -15,16 +15,16 @@
  * PUBACK and the agent resends (nothing acknowledged is lost: the PUBACK follows the commit).
  */
 import { Worker } from 'node:worker_threads'
-import { type AgentCall, type AgentCallPayload, type AgentCallResult } from '../../../broker/protocol'
+import { type AgentCall, type AgentCallPayload, type AgentCallResult } from '../protocol'
 import { getConfig, onConfigChange } from '~/utils/env.server'
-import { onChange } from '../events/bus.server'
-import { DomainError } from '../errors'
-import { countServedCall, drainIngest, ingestCall, ingestPresence } from './ingest.server'
-import { type CallMeta } from './ingest-batch.server'
-import { announceIngestChanges, isIngestChange } from './ingest-cache.server'
-import { type IngestCall } from './ingest-calls.server'
-import { ingestRaw, type RawOutcome } from './ingest-raw.server'
-import type { FromWorker, SerializedError, ToWorker, WorkerRequest } from './ingest-thread.server'
+import { onChange } from '../app/domain/events/bus.server'
+import { DomainError } from '../app/domain/errors'
+import { countServedCall, drainIngest, ingestCall, ingestPresence } from './pipeline.server'
+import { type CallMeta } from './batch.server'
+import { announceIngestChanges, isIngestChange } from '../app/domain/events/ingest-origin.server'
+import { type IngestCall } from './calls.server'
+import { ingestRaw, type RawOutcome } from './raw.server'
+import type { FromWorker, SerializedError, ToWorker, WorkerRequest } from './thread.server'
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void }
 type NewRequest = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never
@@ -80,7 +80,7 @@ class IngestWorker {
   }
 
   private start() {
-    const url = new URL('./ingest-thread.boot.mjs', import.meta.url)
+    const url = new URL('./thread.boot.mjs', import.meta.url)
     // The loader is registered by the boot file; CPU profiling flags carry over (bench --profile).
     const execArgv = process.execArgv.filter((flag) => flag.startsWith('--cpu-prof'))
     const worker = new Worker(url, { workerData: { config: getConfig() }, execArgv, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })

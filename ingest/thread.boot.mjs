@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api'
 
 register()
-await import('./ingest-thread.server.ts')
+await import('./thread.server.ts')

@@ -5,11 +5,12 @@
  * Changes made by anyone else (enrollment, assignment, removal) empty it; ingest's own change
  * events are marked so they do not.
  */
-import { emitChange, type ChangeEvent } from '../events/bus.server'
-import { notFound } from '../errors'
-import { NO_SEVERITY } from './derived'
-import { valueHash } from './value-hash'
-import { type AgentRow, type DeviceRow, type IngestStatements, type IssueRow, type SystemRow } from './ingest-sql.server'
+import { type ChangeEvent } from '../app/domain/events/bus.server'
+import { isIngestChange } from '../app/domain/events/ingest-origin.server'
+import { notFound } from '../app/domain/errors'
+import { NO_SEVERITY } from '../app/domain/agents/derived'
+import { valueHash } from '../app/domain/agents/value-hash'
+import { type AgentRow, type DeviceRow, type IngestStatements, type IssueRow, type SystemRow } from './sql-sqlite.server'
 
 export type IssueKind = 'alert' | 'deviation'
 
@@ -38,23 +39,9 @@ export type CachedAgent = {
 
 const agents = new Map<string, CachedAgent>()
 
-/** Ingest's own change events are marked while emitted (emit is synchronous) so listeners can tell them apart. */
-let emittingOwnChanges = false
-export const isIngestChange = () => emittingOwnChanges
-
-/** Emits change events ingest made (here or, posted back, in the ingest worker) as ingest's own. */
-export function announceIngestChanges(changes: Iterable<ChangeEvent>) {
-  emittingOwnChanges = true
-  try {
-    for (const change of changes) emitChange(change)
-  } finally {
-    emittingOwnChanges = false
-  }
-}
-
 /** Someone else changed agents or systems (enrollment, assignment, removal): reload them from the database. */
 export function forgetAgents(event: ChangeEvent) {
-  if (emittingOwnChanges || (event.kind !== 'agent' && event.kind !== 'system' && event.kind !== 'organization' && event.kind !== 'project')) return
+  if (isIngestChange() || (event.kind !== 'agent' && event.kind !== 'system' && event.kind !== 'organization' && event.kind !== 'project')) return
   if (event.kind === 'agent' && event.ids?.length) {
     for (const id of event.ids) agents.delete(id)
     return

@@ -1,23 +1,23 @@
 /**
- * The ingest worker thread (started by ingest-worker.server.ts): parses, validates and commits what
+ * The ingest worker thread (started by worker.server.ts): parses, validates and commits what
  * agents send, on its own SQLite connection, so the broker thread only speaks MQTT. Requests arrive
  * in batches (one message per turn of the main thread's event loop); replies and the change events
  * of committed batches go back the same way, one message per turn of this thread's loop.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { type Config } from '../../../server/config'
+import { type Config } from '../server/config'
 import { setConfig } from '~/utils/env.server'
-import { type ChangeEvent } from '../events/bus.server'
-import { DomainError } from '../errors'
-import { countServedCall, drainIngest, ingestCall, ingestPresence, writeIngestOn } from './ingest.server'
-import { type CallMeta } from './ingest-batch.server'
-import { forgetAgents } from './ingest-cache.server'
-import { type IngestCall } from './ingest-calls.server'
-import { ingestRaw } from './ingest-raw.server'
-import { openIngestDatabase } from './ingest-sql.server'
-import { ingestDatabase } from './ingest-sql-pg.server'
+import { type ChangeEvent } from '../app/domain/events/bus.server'
+import { DomainError } from '../app/domain/errors'
+import { countServedCall, drainIngest, ingestCall, ingestPresence, writeIngestOn } from './pipeline.server'
+import { type CallMeta } from './batch.server'
+import { forgetAgents } from './cache.server'
+import { type IngestCall } from './calls.server'
+import { ingestRaw } from './raw.server'
+import { openIngestDatabase } from './sql-sqlite.server'
+import { ingestDatabase } from './sql-pg.server'
 import { isPostgres } from '~/utils/db.server'
-import { type AgentCall } from '../../../broker/protocol'
+import { type AgentCall } from '../protocol'
 
 export type WorkerRequest = { id: number } & (
   | { kind: 'raw'; agentId: string; call: IngestCall; payload: Uint8Array; meta: CallMeta }

@@ -4,12 +4,12 @@
  * commit), the response serialized. Runs in the ingest worker so none of it costs the broker
  * thread; the broker only publishes `response` and sends the PUBACK unless `failed` is set.
  */
-import { agentCallSchemas, maxPayloadBytes, type ErrorResponse } from '../../../broker/protocol'
-import { DomainError } from '../errors'
-import { ingestCall } from './ingest.server'
-import { type CallMeta } from './ingest-batch.server'
-import { type IngestCall } from './ingest-calls.server'
-import { fastSafeParse } from './ingest-validate.server'
+import { agentCallSchemas, maxPayloadBytes, type ErrorResponse } from '../protocol'
+import { DomainError } from '../app/domain/errors'
+import { ingestCall } from './pipeline.server'
+import { type CallMeta } from './batch.server'
+import { type IngestCall } from './calls.server'
+import { fastSafeParse } from './validate.server'
 
 export type RawOutcome = {
   /** the JSON response for the agent's res topic */
@@ -49,7 +49,7 @@ function parseRequest(call: IngestCall, payload: Uint8Array, request: { requestI
     throw new RefusedRequest(refusal(call, null, 'invalid-json', 'Payload is not valid JSON'))
   }
   if (json && typeof json === 'object' && typeof (json as { requestId?: unknown }).requestId === 'string') request.requestId = (json as { requestId: string }).requestId.slice(0, 64)
-  // zod's result, by a compiled fast path (ingest-validate.server.ts) unless the payload is invalid
+  // zod's result, by a compiled fast path (validate.server.ts) unless the payload is invalid
   const parsed = fastSafeParse(agentCallSchemas[call].request, json)
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))

@@ -1,18 +1,18 @@
 /**
  * What each agent call ingest serves does inside a batch: its own rows (ping metrics, the state
  * report's systems, enrollment codes, configuration) and its reply. Usage counts and agent events
- * are left to the batch (ingest-batch.server.ts).
+ * are left to the batch (batch.server.ts).
  */
-import { type AgentCall, type AgentCallPayload, type AgentCallResult, type ClientConfigResult } from '../../../broker/protocol'
-import { notFound } from '../errors'
+import { type AgentCall, type AgentCallPayload, type AgentCallResult, type ClientConfigResult } from '../protocol'
+import { notFound } from '../app/domain/errors'
 import { getConfig } from '~/utils/env.server'
 import { parseJson } from '~/utils/db.server'
-import { storeTunnelStatus, worseSeverity } from './derived'
-import { ENROLLMENT_CODE_VALIDITY_MS, formatEnrollmentCode, generateEnrollmentCode } from './enrollment-code'
-import { countCall, noteChange, type CallContext } from './ingest-batch.server'
-import { emptySummary, sameSummary } from './ingest-cache.server'
-import { upsertSystem } from './ingest-systems.server'
-import { newId, type IngestStatements } from './ingest-sql.server'
+import { storeTunnelStatus, worseSeverity } from '../app/domain/agents/derived'
+import { ENROLLMENT_CODE_VALIDITY_MS, formatEnrollmentCode, generateEnrollmentCode } from '../app/domain/agents/enrollment-code'
+import { countCall, noteChange, type CallContext } from './batch.server'
+import { emptySummary, sameSummary } from './cache.server'
+import { upsertSystem } from './systems.server'
+import { newId, type IngestStatements } from './sql-sqlite.server'
 
 /** Calls ingest stores itself; selfEnroll is an enrollment, served by the enrollment domain (agent-gateway). */
 export type IngestCall = Exclude<AgentCall, 'selfEnroll'>

@@ -1,5 +1,5 @@
 /**
- * A fast path for validating agent requests, compiled from the zod schemas in broker/protocol.ts
+ * A fast path for validating agent requests, compiled from the zod schemas in protocol/
  * (they stay the one source of truth). zod v3 builds a context, a path array and a status object
  * per value it visits: profiles of the ingest worker showed it as the largest cost per report
  * after JSON.parse, and much of the garbage. The compiled checker walks the schema definition once

@@ -3,10 +3,10 @@
  * seen, presence, usage counts, agent events, change events), written at its end in a few
  * multi-row statements rather than one statement per message.
  */
-import { type ChangeEvent } from '../events/bus.server'
-import { type CachedAgent } from './ingest-cache.server'
-import { type Location } from './geoip.server'
-import { newId, newOrderedId, sqlDate, type IngestStatements } from './ingest-sql.server'
+import { type ChangeEvent } from '../app/domain/events/bus.server'
+import { type CachedAgent } from './cache.server'
+import { type Location } from '../app/domain/agents/geoip.server'
+import { newId, newOrderedId, sqlDate, type IngestStatements } from './sql-sqlite.server'
 
 export type CallMeta = { ip: string | null; receivedAt: Date }
 

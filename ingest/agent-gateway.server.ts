@@ -6,24 +6,25 @@
  * Entry points for transports: `handleCall` (a validated payload; any transport, e.g. AMQP
  * consumers) and `handleReceivedCall` (raw payload bytes: parsed, validated and committed in the
  * ingest worker, which also serializes the response). Both settle after the commit; calls are
- * queued and batched behind them (ingest-worker.server.ts).
+ * queued and batched behind them (worker.server.ts).
  */
 import { timingSafeEqual } from 'node:crypto'
-import { type AgentCall, type AgentCallPayload, type AgentCallResult, type ClientConfigResult, type RegisterResult, type registerRequestSchema } from '../../../broker/protocol'
-import { randomToken, sha256 } from '../auth/crypto.server'
-import { emitChange, onChange } from '../events/bus.server'
+import { type AgentCall, type AgentCallPayload, type AgentCallResult, type ClientConfigResult, type RegisterResult, type registerRequestSchema } from '../protocol'
+import { randomToken, sha256 } from '../app/domain/auth/crypto.server'
+import { emitChange, onChange } from '../app/domain/events/bus.server'
 import { getConfig } from '~/utils/env.server'
 import { prisma } from '~/utils/db.server'
 import { type z } from 'zod'
-import { selfEnroll } from './enrollment.server'
-import { agentCredentials } from './ingest.server'
-import { type CallMeta } from './ingest-batch.server'
-import { forgetAgents, isIngestChange } from './ingest-cache.server'
-import { clientConfigOf, type IngestCall } from './ingest-calls.server'
-import { drainIngestService, ingest, ingestAgentPresence, ingestReceived, ingestServed, startIngestWorker } from './ingest-worker.server'
-import { type RawOutcome } from './ingest-raw.server'
+import { selfEnroll } from '../app/domain/agents/enrollment.server'
+import { agentCredentials } from './pipeline.server'
+import { type CallMeta } from './batch.server'
+import { isIngestChange } from '../app/domain/events/ingest-origin.server'
+import { forgetAgents } from './cache.server'
+import { clientConfigOf, type IngestCall } from './calls.server'
+import { drainIngestService, ingest, ingestAgentPresence, ingestReceived, ingestServed, startIngestWorker } from './worker.server'
+import { type RawOutcome } from './raw.server'
 
-export type { CallMeta } from './ingest-batch.server'
+export type { CallMeta } from './batch.server'
 
 const sameText = (a: string, b: string) => {
   const left = Buffer.from(sha256(a))

@@ -3,30 +3,31 @@
  * queue: whatever arrived during one turn of the event loop is committed in one SQLite
  * transaction (so batches grow with the load by themselves, and a lone message waits for nobody);
  * the caller's promise settles only after the commit (the broker sends the QoS 1 PUBACK then).
- * The transaction runs synchronously through prepared statements (ingest-sql.server.ts), on
+ * The transaction runs synchronously through prepared statements (sql-sqlite.server.ts), on
  * Prisma's own connection when ingest runs in the web/broker thread, or on the ingest worker's own
- * connection (ingest-thread.server.ts calls `writeIngestOn`; see ingest-worker.server.ts).
+ * connection (thread.server.ts calls `writeIngestOn`; see worker.server.ts).
  * In-memory caches of what was last stored let a typical state report, which repeats the previous
- * one, write only its last seen, usage count and agent event (ingest-cache.server.ts).
+ * one, write only its last seen, usage count and agent event (cache.server.ts).
  *
- * The SQL seam: everything database-specific is behind ingest-sql.server.ts (prepared statements,
+ * The SQL seam: everything database-specific is behind sql-sqlite.server.ts (prepared statements,
  * ids, date text, opening a connection); a PostgreSQL implementation exports the same names.
  *
- * The pieces: this file (the queue, the transaction, the entry points), ingest-batch.server.ts
- * (what a batch accumulates and writes at its end), ingest-calls.server.ts (each call's own
- * rows), ingest-systems.server.ts (a state report's systems, devices and issues),
- * ingest-cache.server.ts (what was last stored).
+ * The pieces: this file (the queue, the transaction, the entry points), batch.server.ts
+ * (what a batch accumulates and writes at its end), calls.server.ts (each call's own
+ * rows), systems.server.ts (a state report's systems, devices and issues),
+ * cache.server.ts (what was last stored).
  */
 import type Database from 'better-sqlite3'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { type AgentCall, type AgentCallPayload, type AgentCallResult } from '../../../broker/protocol'
-import { type ChangeEvent } from '../events/bus.server'
-import { lookupLocation } from './geoip.server'
-import { countCall, newBatch, noteChange, writeBatchTotals, type Batch, type CallMeta } from './ingest-batch.server'
-import { announceIngestChanges, cachedAgent, forgetAgent, loadAgent } from './ingest-cache.server'
-import { handlers, type Handler, type IngestCall } from './ingest-calls.server'
-import { ingestDatabase } from './ingest-sql-pg.server'
-import { statementsOf } from './ingest-sql.server'
+import { type AgentCall, type AgentCallPayload, type AgentCallResult } from '../protocol'
+import { type ChangeEvent } from '../app/domain/events/bus.server'
+import { lookupLocation } from '../app/domain/agents/geoip.server'
+import { countCall, newBatch, noteChange, writeBatchTotals, type Batch, type CallMeta } from './batch.server'
+import { announceIngestChanges } from '../app/domain/events/ingest-origin.server'
+import { cachedAgent, forgetAgent, loadAgent } from './cache.server'
+import { handlers, type Handler, type IngestCall } from './calls.server'
+import { ingestDatabase } from './sql-pg.server'
+import { statementsOf } from './sql-sqlite.server'
 
 /** Where committed batches' change events go: this thread's bus, or (in the worker) back to the main thread. */
 let announceChanges: (changes: ChangeEvent[]) => void = announceIngestChanges
@@ -180,7 +181,7 @@ export async function drainIngest() {
 
 /**
  * Runs one agent call through the queue; settles after its commit. `payload` is the validated
- * payload, or a function that produces it inside the batch (ingest-raw.server.ts parses there, so
+ * payload, or a function that produces it inside the batch (raw.server.ts parses there, so
  * a waiting request holds only its bytes, not a parsed report that would outlive a young-generation
  * collection); what that function throws rejects this call alone.
  */
