@@ -16,8 +16,21 @@
 import type { Channel, ConsumeMessage } from 'amqplib'
 
 export const HASH_EXCHANGE = 'pixelfleet.ingest.hash'
-export const partitionQueue = (partition: number) => `pixelfleet.ingest.p${partition}`
+/**
+ * The partition queues. `q`, not the first version's `p`: those were declared with a delivery
+ * limit (which dropped messages whose commit kept failing) and a queue's arguments cannot change,
+ * so they are retired like any queue beyond the partition count (retiredQueues below).
+ */
+export const partitionQueue = (partition: number) => `pixelfleet.ingest.q${partition}`
+/** The first version's partition queues (with `x-delivery-limit`): drained and deleted at start. */
+export const firstVersionPartitionQueue = (partition: number) => `pixelfleet.ingest.p${partition}`
+/** Messages that can never be stored (refused as invalid, or failing because of themselves), kept for site admins. */
+export const DEAD_LETTER_QUEUE = 'pixelfleet.ingest.dead'
+/** The dead-letter queue keeps the newest this many (oldest dropped): a misbehaving agent cannot fill the broker's disk. */
+export const DEAD_LETTER_MAX = 100_000
 export const DEFAULT_PARTITIONS = 8
+/** server/config.ts's bound of INGEST_PARTITIONS: queues beyond a smaller count are looked for up to here. */
+export const MAX_PARTITIONS = 64
 
 /** The node that should consume `partition` among the live nodes: sorted ids, round robin. */
 export function ownerOf(partition: number, nodes: string[]): string {
@@ -29,14 +42,19 @@ export function ownerOf(partition: number, nodes: string[]): string {
 export const ownedBy = (nodeId: string, nodes: string[], partitions: number) =>
   new Set(Array.from({ length: partitions }, (_, p) => p).filter((p) => ownerOf(p, nodes) === nodeId))
 
-/** Declares the hash exchange, its binding to the topic exchange and the partition queues (idempotent). */
-export async function declarePartitions(channel: Channel, options: { topicExchange: string; bindings: string[]; partitions: number; deliveryLimit: number }) {
+/**
+ * Declares the hash exchange, its binding to the topic exchange, the partition queues and the
+ * dead-letter queue (idempotent). No delivery limit: a failing commit is retried by the consumer
+ * without returning the message (ingest-retry.ts), so redeliveries only follow a node's death.
+ */
+export async function declarePartitions(channel: Channel, options: { topicExchange: string; bindings: string[]; partitions: number }) {
   await channel.assertExchange(HASH_EXCHANGE, 'x-consistent-hash', { durable: true })
   for (const key of options.bindings) await channel.bindExchange(HASH_EXCHANGE, options.topicExchange, key)
+  await channel.assertQueue(DEAD_LETTER_QUEUE, { durable: true, arguments: { 'x-queue-type': 'quorum', 'x-max-length': DEAD_LETTER_MAX } })
   for (let p = 0; p < options.partitions; p++) {
     await channel.assertQueue(partitionQueue(p), {
       durable: true,
-      arguments: { 'x-queue-type': 'quorum', 'x-single-active-consumer': true, 'x-delivery-limit': options.deliveryLimit },
+      arguments: { 'x-queue-type': 'quorum', 'x-single-active-consumer': true },
     })
     // the binding key of a consistent-hash exchange is the queue's weight: all equal
     await channel.bindQueue(partitionQueue(p), HASH_EXCHANGE, '1')
@@ -125,7 +143,7 @@ export class PartitionConsumers {
  * `onChange` gets the sorted live ids (this node included) after every change.
  */
 export class Membership {
-  private readonly nodes = new Map<string, { epoch: number; seenAt: number }>()
+  private readonly nodes = new Map<string, { epoch: number; seenAt: number; partitions: number | null }>()
   private epoch = Date.now()
   private timer: NodeJS.Timeout | null = null
   private debounce: NodeJS.Timeout | null = null
@@ -133,6 +151,8 @@ export class Membership {
   constructor(
     private readonly options: {
       nodeId: string
+      /** this node's INGEST_PARTITIONS, announced in every heartbeat */
+      partitions: number
       intervalMs: number
       timeoutMs: number
       send: (body: Buffer) => void
@@ -142,6 +162,8 @@ export class Membership {
 
   start() {
     this.beat()
+    // nodes heard before the start (the partition count check) are balanced with now
+    this.changed()
     this.timer = setInterval(() => {
       this.beat()
       const now = Date.now()
@@ -156,7 +178,7 @@ export class Membership {
 
   private beat(goodbye = false) {
     try {
-      this.options.send(Buffer.from(JSON.stringify({ nodeId: this.options.nodeId, epoch: this.epoch, goodbye })))
+      this.options.send(Buffer.from(JSON.stringify({ nodeId: this.options.nodeId, epoch: this.epoch, partitions: this.options.partitions, goodbye })))
     } catch {
       // no connection: the first beat after the reconnect announces us
     }
@@ -171,7 +193,7 @@ export class Membership {
 
   /** A heartbeat (this node's own ones are ignored). */
   heard(body: Buffer) {
-    let beat: { nodeId?: unknown; epoch?: unknown; goodbye?: unknown }
+    let beat: { nodeId?: unknown; epoch?: unknown; partitions?: unknown; goodbye?: unknown }
     try {
       beat = JSON.parse(body.toString('utf8'))
     } catch {
@@ -187,8 +209,18 @@ export class Membership {
       return
     }
     const epoch = Number(beat.epoch) || 0
-    this.nodes.set(beat.nodeId, { epoch, seenAt: Date.now() })
+    // (nodes of the first version announce no count)
+    const partitions = Number.isInteger(beat.partitions) ? (beat.partitions as number) : null
+    this.nodes.set(beat.nodeId, { epoch, seenAt: Date.now(), partitions })
     if (!known || known.epoch !== epoch) this.changed()
+  }
+
+  /** Live nodes that announce a partition count other than this node's. */
+  get mismatched(): { nodeId: string; partitions: number }[] {
+    const now = Date.now()
+    return [...this.nodes]
+      .filter(([, node]) => node.partitions !== null && node.partitions !== this.options.partitions && now - node.seenAt <= this.options.timeoutMs)
+      .map(([nodeId, node]) => ({ nodeId, partitions: node.partitions! }))
   }
 
   get live() {

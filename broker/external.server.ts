@@ -28,22 +28,25 @@ import { isIngestChange } from '../app/domain/events/ingest-origin.server'
 import { emitRemoteChange, emitRemoteIngestChanges, isRemoteChange } from '../app/domain/events/remote.server'
 import { identityOf, publishAllowed, routingKeyToTopic, type Identity } from '../protocol'
 import { PROVISIONING_USERNAME, agentConfigTopic } from '../protocol'
-import { dispatchMessage } from './requests'
-import { DEFAULT_PARTITIONS, Membership, PartitionConsumers, declarePartitions } from './external-partitions'
+import { ConfigError } from '../server/config'
+import { registerDeadLetterCount } from '../app/domain/admin/ingest-dead-letters.server'
+import { IngestFailure, dispatchMessage } from './requests'
+import { DEAD_LETTER_QUEUE, DEFAULT_PARTITIONS, Membership, PartitionConsumers, declarePartitions } from './external-partitions'
+import { IngestHealth, PERMANENT_FAILURE_ATTEMPTS, retryDelay } from './ingest-retry'
+import { drainRetiredQueues } from './retired-queues'
+import { connectAtStart } from './connect-at-start'
 
 type Logger = { info: (message: string) => void; warn: (message: string) => void }
 
 export const TOPIC_EXCHANGE = 'amq.topic'
-/** The single ingest queue of the first version: unbound at start, drained if it still holds messages. */
-export const LEGACY_INGEST_QUEUE = 'pixelfleet.ingest'
 export const PRESENCE_QUEUE = 'pixelfleet.presence'
 export const EVENTS_EXCHANGE = 'pixelfleet.events'
 const EVENT_EXCHANGE = 'amq.rabbitmq.event'
 /** Requests and status of agents, register calls of the provisioning identity. */
 export const INGEST_BINDINGS = ['pf.v1.agents.*.req.*', 'pf.v1.agents.*.status', 'pf.v1.provision.*.req.register']
-/** A message whose commit keeps failing is dropped after this many deliveries instead of looping. */
-const DELIVERY_LIMIT = 10
 const RECONNECT_MS = 2000
+/** At start, how long a node listens for the others' heartbeats before it compares partition counts. */
+const PARTITION_CHECK_MS = 2500
 const EVENT_BATCH_MS = 25
 const CONFIG_PUSH_INTERVAL_MS = 200
 const HEARTBEAT_MS = 1000
@@ -71,6 +74,10 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   let connection: ChannelModel | null = null
   let publisher: Channel | null = null
   const inflight = new Set<Promise<void>>()
+  const health = new IngestHealth(log)
+  /** channels closed with their connection: their unacknowledged messages went back to the queue */
+  const closedChannels = new WeakSet<Channel>()
+  let deadLetters: amqp.ConfirmChannel | null = null
   const serviceUser = decodeURIComponent(new URL(options.mqttUrl).username)
 
   // ---------------------------------------------------------------- publishing
@@ -83,21 +90,65 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   // ---------------------------------------------------------------- ingest workers
   function onIngest(channel: Channel, message: ConsumeMessage | null) {
     if (!message) return
+    const tracked = ingestMessage(channel, message).finally(() => inflight.delete(tracked))
+    inflight.add(tracked)
+  }
+
+  /**
+   * Stores one message, then acknowledges it. A failed commit is retried here with backoff while
+   * the message stays unacknowledged (ingest-retry.ts, docs/decisions/021); a message that can
+   * never be stored (refused as invalid, or failing because of itself) goes to the dead-letter queue.
+   */
+  async function ingestMessage(channel: Channel, message: ConsumeMessage): Promise<void> {
     const topicName = routingKeyToTopic(message.fields.routingKey)
     const identity = identityFromTopic(topicName)
     const check = identity && publishAllowed(identity, topicName)
     // RabbitMQ already refused anything else (topic authorization); this only guards odd bindings.
-    if (!identity || !check || !check.ok) return void channel.ack(message)
+    if (!identity || !check || !check.ok) return void acknowledge(channel, message)
     const clientId = identity.kind === 'agent' ? identity.agentId : identity.clientId
-    const context = { clientId, ip: null, closing: false, respond, refuse: (reason: string) => log.warn(`mqtt: refused ${clientId}: ${reason}`), warn: log.warn }
-    const work = dispatchMessage(identity, check.topic, message.content, context).then(
-      () => channel.ack(message),
-      // Not committed: back to the queue for any node (the delivery limit stops a poison message).
-      () => channel.nack(message, false, true),
-    )
-    const tracked = work.catch(() => {}).finally(() => inflight.delete(tracked))
-    inflight.add(tracked)
+    for (let attempt = 1; ; attempt++) {
+      let refusal: string | null = null
+      const refuse = (reason: string) => {
+        refusal = reason
+        log.warn(`mqtt: refused ${clientId}: ${reason}`)
+      }
+      const context = { clientId, ip: null, closing: false, respond, refuse, warn: log.warn, answerFailures: false }
+      try {
+        await dispatchMessage(identity, check.topic, message.content, context)
+        health.succeeded()
+        if (refusal) await deadLetter(message, refusal)
+        return acknowledge(channel, message)
+      } catch (error) {
+        const failure = error instanceof IngestFailure ? error : new IngestFailure((error as Error).message, false)
+        health.failed(failure.message)
+        if (failure.permanent && attempt >= PERMANENT_FAILURE_ATTEMPTS) {
+          await deadLetter(message, `cannot be stored: ${failure.message}`)
+          return acknowledge(channel, message)
+        }
+        await health.wait(retryDelay(attempt), attempt === 1)
+        // closing, or the channel went with its connection: the broker gives the message to the next consumer
+        if (closing || closedChannels.has(channel)) return
+      }
+    }
   }
+  function acknowledge(channel: Channel, message: ConsumeMessage) {
+    try {
+      channel.ack(message)
+    } catch {
+      // the channel closed after the commit: the message comes again (stored at least once)
+    }
+  }
+  /** Keeps the message in the dead-letter queue (confirmed by the broker before the original is acknowledged). */
+  async function deadLetter(message: ConsumeMessage, reason: string) {
+    if (!deadLetters) throw new Error('broker connection lost')
+    const headers = { 'x-pixelfleet-routing-key': message.fields.routingKey, 'x-pixelfleet-reason': reason.slice(0, 500), 'x-pixelfleet-node': options.nodeId }
+    deadLetters.sendToQueue(DEAD_LETTER_QUEUE, message.content, { persistent: true, headers, timestamp: Math.floor(Date.now() / 1000) })
+    await deadLetters.waitForConfirms()
+  }
+  const stopDeadLetterCount = registerDeadLetterCount(async () => {
+    if (!deadLetters) throw new Error('the broker connection is down')
+    return (await deadLetters.checkQueue(DEAD_LETTER_QUEUE)).messageCount
+  })
 
   // ---------------------------------------------------------------- presence
   const connectionAgent = new Map<string, string>()
@@ -205,6 +256,7 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   let consumers: PartitionConsumers | null = null
   const membership = new Membership({
     nodeId: options.nodeId,
+    partitions: partitionCount,
     intervalMs: HEARTBEAT_MS,
     timeoutMs: NODE_TIMEOUT_MS,
     send: (body) => publish(EVENTS_EXCHANGE, '', body, { appId: options.nodeId, type: NODE_MESSAGE, persistent: false }),
@@ -220,25 +272,72 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   const forgetCachedAgents = () => emitRemoteChange({ organizationId: null, kind: 'agent' })
 
   // ---------------------------------------------------------------- AMQP connection
+  let stopRetiredDrains = () => {}
   async function connect() {
     const conn = await amqp.connect(options.amqpUrl, { clientProperties: { connection_name: `pixelfleet ${options.nodeId}` } })
+    const channels: Channel[] = []
+    /** set when this connection's setup failed: the caller retries, not the close handler */
+    let abandoned = false
     conn.on('error', (error: Error) => log.warn(`broker: AMQP connection: ${error.message}`))
     conn.on('close', () => {
+      for (const channel of channels) closedChannels.add(channel)
+      stopRetiredDrains()
       connection = null
       publisher = null
-      if (closing) return
+      deadLetters = null
+      if (closing || abandoned) return
       log.warn(`broker: AMQP connection lost; reconnecting in ${RECONNECT_MS} ms`)
       setTimeout(reconnect, RECONNECT_MS).unref()
     })
+    try {
+      await setUp(conn, channels)
+    } catch (error) {
+      abandoned = true
+      await conn.close().catch(() => {})
+      throw error
+    }
+  }
+  async function setUp(conn: ChannelModel, channels: Channel[]) {
     publisher = await conn.createChannel()
     await publisher.assertExchange(EVENTS_EXCHANGE, 'fanout', { durable: true })
 
+    const events = await conn.createChannel()
+    const own = await events.assertQueue('', { exclusive: true, autoDelete: true })
+    await events.bindQueue(own.queue, EVENTS_EXCHANGE, '')
+    await events.consume(own.queue, onRemoteEvents, { noAck: true })
+    const fresh = !consumers
+    if (fresh) {
+      // Every node must split the routing keys the same way: hear the running nodes' counts first.
+      await new Promise((resolve) => setTimeout(resolve, PARTITION_CHECK_MS))
+      const others = membership.mismatched
+      if (others.length) {
+        throw new ConfigError(
+          `INGEST_PARTITIONS is ${partitionCount} here but ${others.map((o) => `${o.partitions} on node ${o.nodeId}`).join(', ')}: every node must use the same count. ` +
+            'To change it, stop all nodes, then start them with the new count (docs/deployment.md).',
+        )
+      }
+    }
+
     const ingest = await conn.createChannel()
+    channels.push(ingest)
     // per consumer, i.e. per partition this node is active on
     await ingest.prefetch(options.prefetch)
-    await declarePartitions(ingest, { topicExchange: TOPIC_EXCHANGE, bindings: INGEST_BINDINGS, partitions: partitionCount, deliveryLimit: DELIVERY_LIMIT })
-    await drainLegacyQueue(conn, (channel, message) => onIngest(channel, message), log)
-    const fresh = !consumers
+    await declarePartitions(ingest, { topicExchange: TOPIC_EXCHANGE, bindings: INGEST_BINDINGS, partitions: partitionCount })
+    deadLetters = await conn.createConfirmChannel()
+    stopRetiredDrains = await drainRetiredQueues(conn, {
+      partitions: partitionCount,
+      topicExchange: TOPIC_EXCHANGE,
+      bindings: INGEST_BINDINGS,
+      prefetch: options.prefetch,
+      log,
+      onMessage: (channel, message) => {
+        channels.push(channel)
+        const tracked = ingestMessage(channel, message).finally(() => inflight.delete(tracked))
+        inflight.add(tracked)
+        return tracked
+      },
+      beforeFirstMessage: forgetCachedAgents,
+    })
     consumers = new PartitionConsumers(ingest, { nodeId: options.nodeId, partitions: partitionCount, onMessage: (message) => onIngest(ingest, message), onForeignPartition: forgetCachedAgents })
     await consumers.start()
 
@@ -248,10 +347,6 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     for (const key of ['connection.created', 'connection.closed']) await presence.bindQueue(PRESENCE_QUEUE, EVENT_EXCHANGE, key)
     await presence.consume(PRESENCE_QUEUE, (message) => onPresence(presence, message))
 
-    const events = await conn.createChannel()
-    const own = await events.assertQueue('', { exclusive: true, autoDelete: true })
-    await events.bindQueue(own.queue, EVENTS_EXCHANGE, '')
-    await events.consume(own.queue, onRemoteEvents, { noAck: true })
     connection = conn
     // registered behind the other nodes on every partition: they hand this node its share
     if (fresh) membership.start()
@@ -265,12 +360,15 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     })
   }
 
-  await connect()
+  await connectAtStart(connect, options.amqpUrl, RECONNECT_MS, log)
   return {
     port: Number(new URL(options.mqttUrl).port || 1883),
     ownedPartitions: () => consumers?.ownedPartitions ?? [],
     close: async () => {
       closing = true
+      // messages waiting to retry stop and stay unacknowledged: the broker hands them to the next node
+      health.wakeAll()
+      stopDeadLetterCount()
       membership.stop()
       stopForwarding()
       stopConfigListener()
@@ -284,23 +382,6 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       await mqttClient.endAsync().catch(() => {})
     },
   }
-}
-
-/**
- * The single queue of the first version, if the broker still has it: unbound from the topic
- * exchange so nothing new lands there, and consumed until empty (delete it once it is:
- * docs/deployment.md).
- */
-async function drainLegacyQueue(conn: ChannelModel, onMessage: (channel: Channel, message: ConsumeMessage | null) => void, log: Logger) {
-  const channel = await conn.createChannel()
-  // checkQueue of a missing queue closes the channel with an error: expected, not a failure
-  channel.on('error', () => {})
-  const found = await channel.checkQueue(LEGACY_INGEST_QUEUE).catch(() => null)
-  if (!found) return
-  for (const key of INGEST_BINDINGS) await channel.unbindQueue(LEGACY_INGEST_QUEUE, TOPIC_EXCHANGE, key)
-  if (found.messageCount) log.warn(`broker: ${found.messageCount} messages left in ${LEGACY_INGEST_QUEUE}; consuming them`)
-  await channel.prefetch(50)
-  await channel.consume(LEGACY_INGEST_QUEUE, (message) => onMessage(channel, message))
 }
 
 /** The sender of a message taken from the ingest queue, from its topic: RabbitMQ let it publish only there. */

@@ -5,7 +5,7 @@
  * broker's ingest workers for each message taken from the broker's queue.
  */
 import { DomainError } from '../app/domain/errors'
-import { agentPresence, handleCall, handleReceivedCall, registerAgent } from '../ingest/agent-gateway.server'
+import { agentPresence, handleCall, handleReceivedCall, isPermanentFailure, registerAgent } from '../ingest/agent-gateway.server'
 import { type Identity } from '../protocol'
 import {
   PROVISION_CALL,
@@ -30,6 +30,22 @@ export type MessageContext = {
   respond: (topic: string, body: unknown) => Promise<void>
   refuse: (reason: string) => void
   warn: (message: string) => void
+  /**
+   * The embedded broker answers a failed commit at once ("it will be retried") and withholds the
+   * PUBACK. The external broker's consumer retries the message itself (`false`): the agent hears
+   * nothing until it is stored, and the failure is logged once by the caller, not per message.
+   */
+  answerFailures?: boolean
+}
+
+/** Storing the message failed; `permanent`: because of the message itself (retrying will not help). */
+export class IngestFailure extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message)
+  }
 }
 
 /**
@@ -54,10 +70,11 @@ export async function dispatchMessage(identity: Identity, topic: ParsedTopic, pa
     // parsed, validated and committed off this thread by the ingest worker (raw bytes in, response text out)
     const outcome = await handleReceivedCall(identity.agentId, call, payload, { ip: ctx.ip, receivedAt: new Date() })
     if (outcome.refusal) ctx.refuse(outcome.refusal)
+    if (outcome.failed && ctx.answerFailures === false) throw new IngestFailure(outcome.failed, outcome.permanent === true)
     if (outcome.failed) ctx.warn(`mqtt: ${call} from ${ctx.clientId} failed: ${outcome.failed}`)
     await ctx.respond(responseTopic, outcome.response)
-    // The write failed for a reason other than the message itself: no acknowledgement, the client resends.
-    if (outcome.failed) throw new Error(outcome.failed)
+    // The write failed: no acknowledgement, the client resends.
+    if (outcome.failed) throw new IngestFailure(outcome.failed, outcome.permanent === true)
     return
   }
   return runRequest(ctx, payload, call, responseTopic, (json, meta) => handleCall(identity.agentId, call, agentCallSchemas[call].request.parse(json) as never, meta))
@@ -88,9 +105,11 @@ async function runRequest(ctx: MessageContext, payload: Buffer, call: string, re
       return reject('invalid-payload', issues[0] ? `${issues[0].path || 'payload'}: ${issues[0].message}` : 'Invalid payload', issues)
     }
     if (error instanceof DomainError) return reject(error.code, error.message)
-    ctx.warn(`mqtt: ${call} from ${ctx.clientId} failed: ${error instanceof Error ? error.message : String(error)}`)
+    const failure = new IngestFailure(error instanceof Error ? error.message : String(error), isPermanentFailure(error))
+    if (ctx.answerFailures === false) throw failure
+    ctx.warn(`mqtt: ${call} from ${ctx.clientId} failed: ${failure.message}`)
     await ctx.respond(responseTopic, errorResponse(requestId, 'internal', 'The request could not be stored; it will be retried'))
-    throw error
+    throw failure
   }
 }
 
@@ -99,7 +118,10 @@ async function handleStatus(agentId: string, payload: Buffer, ctx: MessageContex
   if (!parsed.success) return ctx.refuse(`status message of ${agentId} is not {online: boolean}`)
   // A Will arrives while the client is closing; an explicit status while it is connected.
   const will = ctx.closing || !parsed.data.online
-  await agentPresence(agentId, parsed.data.online, { will }).catch((error: Error) => ctx.warn(`mqtt: status of ${agentId}: ${error.message}`))
+  await agentPresence(agentId, parsed.data.online, { will }).catch((error: Error) => {
+    if (ctx.answerFailures === false) throw new IngestFailure(error.message, isPermanentFailure(error))
+    ctx.warn(`mqtt: status of ${agentId}: ${error.message}`)
+  })
 }
 
 export function errorResponse(requestId: string | null, code: string, message: string, issues?: { path: string; message: string }[]): ErrorResponse {

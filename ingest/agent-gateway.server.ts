@@ -120,6 +120,7 @@ export async function markAllOffline() {
 }
 
 export { drainIngestService as drainIngest, startIngestWorker as startIngest }
+export { isPermanentFailure } from './failures.server'
 /** Agents currently marked online (external broker mode pushes their config after organization-wide changes). */
 export async function onlineAgentIds(): Promise<string[]> {
   const rows = await prisma.agent.findMany({ where: { online: true }, select: { id: true } })

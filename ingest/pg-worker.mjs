@@ -16,16 +16,41 @@ const types = {
 }
 let client = null
 let ready = null
-/** One connection; a lost one (server restart) is replaced on the next message. */
+/**
+ * One connection, opened on demand. A connection that fails (refused connect, server shutting
+ * down, restart, network error) is dropped at once so the next message opens a fresh one: a
+ * failed connect must never stay cached, or ingest stays down after the server is back.
+ */
 function connection() {
   if (!client) {
-    client = new pg.Client({ connectionString: url, types })
-    client.on('error', () => {
-      client = null
-    })
-    ready = client.connect()
+    const fresh = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: 10_000 })
+    fresh.on('error', () => drop(fresh))
+    fresh.on('end', () => drop(fresh))
+    client = fresh
+    ready = fresh.connect().then(
+      () => fresh,
+      (error) => {
+        drop(fresh)
+        throw error
+      },
+    )
   }
-  return ready.then(() => client)
+  return ready
+}
+function drop(which) {
+  if (client !== which) return
+  client = null
+  ready = null
+  which.end().catch(() => {})
+}
+/**
+ * Errors of the connection or the server's state rather than of the statements: class 08
+ * (connection exception), 57P01-57P03 (admin shutdown, crash shutdown, cannot connect now), 53
+ * (insufficient resources) and socket errors. The connection is replaced after one of these.
+ */
+function connectionLost(error) {
+  const code = String(error.code ?? '')
+  return code.startsWith('08') || code.startsWith('57P') || code.startsWith('53') || /^E[A-Z]+$/.test(code) || /Connection terminated|not queryable|Client was closed/i.test(error.message)
 }
 
 /** Consecutive identical plain INSERTs (events, history, devices) become one multi-row INSERT. */
@@ -76,7 +101,9 @@ port.on('message', async (ops) => {
     const rows = read ? (await db.query({ text: read.sql, values: read.params })).rows : []
     reply = { rows }
   } catch (error) {
-    reply = { error: { message: error.message, code: error.code } }
+    const lost = connectionLost(error)
+    if (lost && client) drop(client)
+    reply = { error: { message: error.message, code: error.code, transient: lost } }
   }
   port.postMessage(reply)
   Atomics.store(signal, 0, 1)

@@ -10,14 +10,17 @@ import { ingestCall } from './pipeline.server'
 import { type CallMeta } from './batch.server'
 import { type IngestCall } from './calls.server'
 import { fastSafeParse } from './validate.server'
+import { isPermanentFailure } from './failures.server'
 
 export type RawOutcome = {
   /** the JSON response for the agent's res topic */
   response: string
   /** why the request was refused (invalid payload, unknown agent): logged by the broker, still acknowledged */
   refusal?: string
-  /** the commit failed for a reason other than the message: no PUBACK, the agent resends */
+  /** the commit failed: no PUBACK, the agent resends (or the external broker's consumer retries) */
   failed?: string
+  /** with `failed`: the message itself cannot be stored (a constraint, a value out of range), retrying will not help */
+  permanent?: boolean
 }
 
 const errorResponse = (requestId: string | null, code: string, message: string, issues?: { path: string; message: string }[]): ErrorResponse => ({
@@ -73,6 +76,7 @@ export async function ingestRaw(agentId: string, call: IngestCall, payload: Uint
     return {
       response: JSON.stringify(errorResponse(request.requestId, 'internal', 'The request could not be stored; it will be retried')),
       failed: error instanceof Error ? error.message : String(error),
+      permanent: isPermanentFailure(error),
     }
   }
 }

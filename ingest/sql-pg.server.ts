@@ -17,7 +17,7 @@ import { isPostgres, sqliteConnection } from '~/utils/db.server'
 import { singleton } from '~/utils/singleton.server'
 
 type Op = { sql: string; params: unknown[]; mode: 'run' | 'get' | 'all' }
-type Reply = { rows?: Record<string, unknown>[]; error?: { message: string; code?: string } }
+type Reply = { rows?: Record<string, unknown>[]; error?: { message: string; code?: string; transient?: boolean } }
 
 /** SQLite's `?` and `@name` placeholders as PostgreSQL's `$n`, and the order to bind values in. */
 export function translateStatement(source: string): { sql: string; names: (string | number)[] } {
@@ -77,7 +77,8 @@ class PostgresIngestDatabase {
     Atomics.wait(this.flag, 0, 0)
     const reply = receiveMessageOnPort(this.port)?.message as Reply | undefined
     if (!reply) throw new Error('PostgreSQL ingest worker gave no reply')
-    if (reply.error) throw Object.assign(new Error(reply.error.message), { code: reply.error.code })
+    // `transient`: the connection or the server's state failed, not the statements (pg-worker.mjs)
+    if (reply.error) throw Object.assign(new Error(reply.error.message), { code: reply.error.code, transient: reply.error.transient === true })
     return reply.rows ?? []
   }
 

@@ -20,8 +20,7 @@ export function isPostgresUrl(url: string) {
 export async function migratePostgres(databaseUrl: string, root = process.cwd()) {
   const dir = path.join(root, POSTGRES_MIGRATIONS)
   const names = fs.readdirSync(dir).filter((d) => fs.existsSync(path.join(dir, d, 'migration.sql'))).sort()
-  const client = new pg.Client({ connectionString: databaseUrl })
-  await client.connect()
+  const client = await connectWhenUp(databaseUrl)
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY])
     await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
@@ -53,5 +52,32 @@ export async function migratePostgres(databaseUrl: string, root = process.cwd())
     }
   } finally {
     await client.end()
+  }
+}
+
+/** Errors of a server that is not up (yet): refused, unreachable, starting or shutting down. */
+const NOT_UP = /^(ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EAI_AGAIN|57P03|57P01)$/
+const WAIT_STEP_MS = 2000
+
+/**
+ * A node started before its database waits for it (one line now, one every ~30 s) instead of
+ * exiting on ECONNREFUSED; other errors (password, missing database) end the start at once.
+ */
+async function connectWhenUp(databaseUrl: string): Promise<pg.Client> {
+  const where = new URL(databaseUrl).host
+  const started = Date.now()
+  for (let attempt = 1; ; attempt++) {
+    const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 })
+    try {
+      await client.connect()
+      if (attempt > 1) console.log(`database: PostgreSQL at ${where} answers after ${((Date.now() - started) / 1000).toFixed(0)} s`)
+      return client
+    } catch (error) {
+      await client.end().catch(() => {})
+      const code = String((error as { code?: unknown }).code ?? '')
+      if (!NOT_UP.test(code) && !/timeout/i.test((error as Error).message)) throw error
+      if (attempt === 1 || attempt % 15 === 0) console.log(`database: waiting for PostgreSQL at ${where} (${code || (error as Error).message}); trying again every ${WAIT_STEP_MS / 1000} s`)
+      await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS))
+    }
   }
 }

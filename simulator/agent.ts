@@ -18,7 +18,7 @@ import {
   registerResultSchema,
 } from '../protocol'
 import { type AgentCredentials, type CredentialStore } from './credentials'
-import { MqttRpc, isBadCredentials, openConnection } from './mqtt-rpc'
+import { MqttRpc, isBadCredentials, isConnackRefusal, openConnection, reconnectAfterRefusals, refusalBackoffMs } from './mqtt-rpc'
 import { toSystemReports } from './report'
 import { type SimulatedSite } from './site'
 import { RemoteConnect } from './tunnel'
@@ -95,14 +95,27 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
     const { credentials: store } = this.options
     let credentials = await store.load(this.site.serial)
     if (!credentials) credentials = await this.register()
-    try {
-      await this.open(credentials)
-    } catch (error) {
-      // Saved credentials from another portal or a reset database: register as a new agent.
-      // A disabled agent is refused as 'not authorized' and stays refused.
-      if (!isBadCredentials(error)) throw error
-      await store.forget(this.site.serial)
-      await this.open(await this.register())
+    const started = Date.now()
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.open(credentials)
+        break
+      } catch (error) {
+        // A disabled agent is refused as 'not authorized' and stays refused.
+        if (!isBadCredentials(error)) throw error
+        // Saved credentials from another portal or a reset database: register as a new agent. But
+        // a broker whose auth backend is unreachable refuses every identity the same way: when the
+        // provisioning key is refused too, the portal is unavailable, not our credentials wrong;
+        // try again with backoff (docs/agent-protocol.md, "Connection refusals").
+        if (await this.provisioningAccepted()) {
+          await store.forget(this.site.serial)
+          credentials = await this.register()
+          continue
+        }
+        if (Date.now() - started > this.connectTimeout) throw error
+        this.emit('problem', new Error(`${(error as Error).message}: the portal looks unavailable (the provisioning key is refused too); trying again`))
+        await new Promise((resolve) => setTimeout(resolve, refusalBackoffMs(attempt)))
+      }
     }
     await this.refreshConfig()
     await this.ping()
@@ -112,6 +125,19 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
   /** Starts the periodic pings and reports (after `connect`). */
   run() {
     this.schedule()
+  }
+
+  /** Whether the broker accepts the provisioning identity now (false: refused, i.e. the auth backend is unavailable). */
+  private async provisioningAccepted(): Promise<boolean> {
+    const { url, provisioningKey } = this.options
+    try {
+      const client = await openConnection(url, { clientId: `prov-${this.site.serial}`, username: PROVISIONING_USERNAME, password: provisioningKey }, this.connectTimeout)
+      await client.endAsync()
+      return true
+    } catch (error) {
+      if (isConnackRefusal(error)) return false
+      throw error
+    }
   }
 
   /** register: a new agent id and secret from the provisioning identity, saved for the next start. */
@@ -144,6 +170,7 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
       { clientId: agentId, username: agentId, password: secret, will, reconnectPeriod: 2000 + Math.floor(Math.random() * 1000) },
       this.connectTimeout,
     )
+    reconnectAfterRefusals(client)
     this.client = client
     this.agentId = agentId
     this.secret = secret

@@ -20,6 +20,37 @@ export class AgentCallError extends Error {
 const BAD_CREDENTIALS = new Set([4, 134])
 export const isBadCredentials = (error: unknown) => BAD_CREDENTIALS.has((error as { code?: number }).code ?? -1)
 
+/** Any CONNACK refusal (MQTT 3.1.1 return codes 1-5, MQTT 5 reason codes 128 and up). */
+export const isConnackRefusal = (error: unknown) => {
+  const code = (error as { code?: unknown }).code
+  return typeof code === 'number' && code > 0 && /^Connection refused/.test((error as Error).message ?? '')
+}
+
+/** The wait before reconnect attempt `attempt` after refusals: 1 s doubling to 60 s, ±25 % jitter (a fleet must not return in step). */
+export function refusalBackoffMs(attempt: number, random = Math.random): number {
+  return Math.round(Math.min(60_000, 1000 * 2 ** Math.min(attempt - 1, 10)) * (0.75 + random() * 0.5))
+}
+
+/**
+ * Keeps a connected client reconnecting after CONNACK refusals, with backoff: a broker whose auth
+ * backend is unreachable (RabbitMQ with the portal down) refuses every agent as if its credentials
+ * were wrong, and mqtt.js stops reconnecting after a refusal by default. The agent cannot tell
+ * that from a real refusal, so it keeps trying, less and less often, until accepted.
+ */
+export function reconnectAfterRefusals(client: MqttClient) {
+  const base = client.options.reconnectPeriod ?? 2000
+  let refusals = 0
+  client.options.reconnectOnConnackError = true
+  // the refusal is emitted before mqtt.js schedules the reconnect with this period
+  client.on('error', (error) => {
+    if (isConnackRefusal(error)) client.options.reconnectPeriod = refusalBackoffMs(++refusals)
+  })
+  client.on('connect', () => {
+    refusals = 0
+    client.options.reconnectPeriod = base
+  })
+}
+
 /**
  * Opens an MQTT connection and resolves once the broker accepted it. Refused credentials reject
  * at once; an unreachable broker is retried (mqtt.js reconnects) until `timeoutMs`.

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ingestDeadLetters } from '~/domain/admin/ingest-dead-letters.server'
 import { fetchOrgMetricsAggregated } from '~/domain/admin/org-metrics-admin.server'
 import { getOrgAdmin, listClientSystems, listOrgClients, listOrgEventsAdmin, listOrgsAdmin, updateOrgBillingStatus } from '~/domain/admin/orgs-admin.server'
 import { createInvoice, deleteInvoice, listInvoicesAdmin, updateInvoice } from '~/domain/billing/invoices.server'
@@ -36,5 +37,6 @@ export const adminOrgCalls: ApiCalls = {
     handler: ({ actor }, input) => usageAggregated(actor, input),
   }),
   'admin/runEventAggregation': defineCall({ input: z.object({ organizationId: z.unknown(), type: z.unknown() }), handler: ({ actor }, input) => runEventAggregation(actor, input) }),
+  'admin/ingestDeadLetters': defineCall({ input: z.object({}), handler: ({ actor }) => ingestDeadLetters(actor) }),
   'admin/clearEventAggregation': defineCall({ input: z.object({ organizationId: z.unknown(), type: z.unknown() }), handler: ({ actor }, input) => clearEventAggregation(actor, input) }),
 }

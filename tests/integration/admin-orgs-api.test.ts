@@ -55,6 +55,7 @@ describe('admin organization calls', () => {
       ['admin/usageAggregated', { organizationId, period: 'monthly', groupBy: 'organization' }],
       ['admin/runEventAggregation', { organizationId, type: 'usage' }],
       ['admin/clearEventAggregation', { organizationId, type: 'usage' }],
+      ['admin/ingestDeadLetters', {}],
     ]
     for (const [name, body] of calls) {
       for (const [who, caller] of [
