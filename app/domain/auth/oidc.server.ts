@@ -26,7 +26,11 @@ function providerConfiguration(settings: OidcSettings): Promise<oidc.Configurati
   let pending = discovered.get(key)
   if (!pending) {
     // A plain-http issuer is only ever a local stand-in (tests, development).
-    const execute = issuer.startsWith('http:') ? [oidc.allowInsecureRequests] : []
+    const execute: ((config: oidc.Configuration) => void)[] = issuer.startsWith('http:') ? [oidc.allowInsecureRequests] : []
+    // openid-client checks an ID token's signature against the issuer's JWKS only when asked (it
+    // trusts the TLS channel to the token endpoint otherwise); without this a token signed with
+    // any key was accepted (issue #28).
+    execute.push(oidc.enableNonRepudiationChecks)
     pending = oidc.discovery(new URL(issuer), clientId, clientSecret, undefined, { execute })
     pending.catch(() => discovered.delete(key))
     discovered.set(key, pending)

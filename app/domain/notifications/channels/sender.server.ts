@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { type ChannelEvent, SIGNATURE_HEADER, TIMESTAMP_HEADER, renderBody, signBody } from './payloads.server'
-import { assertPublicDestination, parseChannelUrl } from './url-guard.server'
+import { assertPublicDestination, guardedFetch, parseChannelUrl } from './url-guard.server'
 import { prisma, isUniqueViolation } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
 
@@ -64,7 +64,8 @@ async function attempt(row: { id: string; attempts: number; payload: string; cha
       headers['X-Pixelfleet-Event'] = event.type
       headers['X-Pixelfleet-Delivery'] = row.id
     }
-    const response = await (options.fetch ?? (fetch as unknown as FetchLike))(url.toString(), {
+    // guardedFetch checks the address it connects to again (DNS rebinding) and follows no redirect.
+    const response = await (options.fetch ?? guardedFetch)(url.toString(), {
       method: 'POST',
       headers,
       body,
