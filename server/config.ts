@@ -53,6 +53,8 @@ export const configSchema = z.object({
   /** webhook attempts per message before it is given up (retried with backoff on 5xx, 429, timeouts and network errors) */
   CHANNEL_MAX_ATTEMPTS: z.coerce.number().int('CHANNEL_MAX_ATTEMPTS must be a whole number').min(1, 'CHANNEL_MAX_ATTEMPTS must be 1 or more').max(20, 'CHANNEL_MAX_ATTEMPTS must be at most 20').default(6),
   CHANNEL_TIMEOUT_MS: z.coerce.number().int('CHANNEL_TIMEOUT_MS must be a whole number').min(100, 'CHANNEL_TIMEOUT_MS must be 100 or more').default(10_000),
+  /** parse every /client/v1 answer with the call's output schema and answer 500 on drift (on by default outside production; tests) */
+  API_CHECK_OUTPUT: flag.optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_ISSUER: z.string().url('GOOGLE_ISSUER must be an absolute URL').default('https://accounts.google.com'),

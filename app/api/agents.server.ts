@@ -3,11 +3,13 @@ import { assignSystemToProject, listAgents, removeAgentFromOrganization, updateA
 import { enrollAgent, lookupApplication } from '~/domain/agents/enrollment.server'
 import { listSelfEnrollOptions, setSelfEnrollTargets } from '~/domain/agents/self-enroll.server'
 import { defineCall, type ApiCalls } from './registry.server'
+import { agentsOutputs } from './outputs/agents'
 
 /** Agent calls of spec 02 section 7 (enrollment, system assignment, removal, location) and the agent list. */
 export const agentCalls: ApiCalls = {
   'agent/applicationLookup': defineCall({
     input: z.object({ applicationCode: z.string() }),
+    output: agentsOutputs['agent/applicationLookup'],
     handler: ({ actor }, input) => lookupApplication(actor, input.applicationCode),
   }),
   /** id: an organization (id or name); organizationName: a typed name (created when no organization has it). */
@@ -19,6 +21,7 @@ export const agentCalls: ApiCalls = {
       projectId: z.string().optional(),
       projectName: z.string().optional(),
     }),
+    output: agentsOutputs['agent/enroll'],
     handler: ({ actor }, input) =>
       enrollAgent(actor, {
         applicationCode: input.applicationCode,
@@ -30,26 +33,32 @@ export const agentCalls: ApiCalls = {
   }),
   'agent/remove': defineCall({
     input: z.object({ id: z.string(), agentId: z.string() }),
+    output: agentsOutputs['agent/remove'],
     handler: ({ actor }, input) => removeAgentFromOrganization(actor, { organizationId: input.id, agentId: input.agentId }),
   }),
   'project/systemAssign': defineCall({
     input: z.object({}).passthrough(),
+    output: agentsOutputs['project/systemAssign'],
     handler: ({ actor }, input) => assignSystemToProject(actor, input),
   }),
   'agent/locationUpdate': defineCall({
     input: z.object({}).passthrough(),
+    output: agentsOutputs['agent/locationUpdate'],
     handler: ({ actor }, input) => updateAgentLocation(actor, input),
   }),
   'agent/list': defineCall({
     input: z.object({ organizationId: z.string() }).passthrough(),
+    output: agentsOutputs['agent/list'],
     handler: ({ actor }, { organizationId, ...options }) => listAgents(actor, organizationId, options),
   }),
   'admin/selfEnrollTargets': defineCall({
     input: z.object({}).passthrough(),
+    output: agentsOutputs['admin/selfEnrollTargets'],
     handler: async ({ actor }) => ({ options: await listSelfEnrollOptions(actor) }),
   }),
   'admin/selfEnrollTargetsUpdate': defineCall({
     input: z.object({}).passthrough(),
+    output: agentsOutputs['admin/selfEnrollTargetsUpdate'],
     handler: async ({ actor }, input) => ({ targets: await setSelfEnrollTargets(actor, input) }),
   }),
 }

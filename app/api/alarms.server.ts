@@ -4,6 +4,7 @@ import { getOfflineDelay, updateOfflineDelay } from '~/domain/alarms/offline.ser
 import { DEFAULT_ISSUE_STATE, ISSUE_STATE_FILTERS } from '~/domain/alarms/state'
 import { createWindow, deleteWindow, listWindows, updateWindow } from '~/domain/alarms/windows.server'
 import { defineCall, type ApiCalls } from './registry.server'
+import { alarmsOutputs } from './outputs/alarms'
 
 const organizationId = z.string({ required_error: 'Organization is required' }).min(1, 'Organization is required')
 const projectId = z.string({ required_error: 'Project is required' }).min(1, 'Project is required')
@@ -17,6 +18,7 @@ export const alarmCalls: ApiCalls = {
   'issue/list': defineCall({
     // a project's issues or an agent's (projectId wins when both are given)
     input: z.union([z.object({ organizationId, projectId, state, page }), z.object({ organizationId, agentId: z.string().min(1), state, page })]),
+    output: alarmsOutputs['issue/list'],
     handler: ({ actor }, input) =>
       'projectId' in input
         ? listProjectIssues(actor, input.organizationId, input.projectId, input.state, input.page)
@@ -24,42 +26,52 @@ export const alarmCalls: ApiCalls = {
   }),
   'issue/get': defineCall({
     input: z.object({ organizationId, issueId }),
+    output: alarmsOutputs['issue/get'],
     handler: ({ actor }, input) => getIssue(actor, input.organizationId, input.issueId),
   }),
   'issue/acknowledge': defineCall({
     input: z.object({ organizationId, issueId, comment: z.string().optional() }),
+    output: alarmsOutputs['issue/acknowledge'],
     handler: ({ actor }, input) => acknowledgeIssue(actor, input.organizationId, input.issueId, { comment: input.comment }),
   }),
   'issue/comment': defineCall({
     input: z.object({ organizationId, issueId, text: z.string() }),
+    output: alarmsOutputs['issue/comment'],
     handler: ({ actor }, input) => commentIssue(actor, input.organizationId, input.issueId, { text: input.text }),
   }),
   'issue/clear': defineCall({
     input: z.object({ organizationId, issueId, comment: z.string().optional() }),
+    output: alarmsOutputs['issue/clear'],
     handler: ({ actor }, input) => clearIssue(actor, input.organizationId, input.issueId, { comment: input.comment }),
   }),
   'project/offlineAlarmGet': defineCall({
     input: z.object({ organizationId, projectId }),
+    output: alarmsOutputs['project/offlineAlarmGet'],
     handler: ({ actor }, input) => getOfflineDelay(actor, input.organizationId, input.projectId),
   }),
   'project/offlineAlarmUpdate': defineCall({
     input: z.object({ organizationId, projectId, minutes: z.unknown() }),
+    output: alarmsOutputs['project/offlineAlarmUpdate'],
     handler: ({ actor }, input) => updateOfflineDelay(actor, input.organizationId, input.projectId, { minutes: input.minutes }),
   }),
   'project/windowList': defineCall({
     input: z.object({ organizationId, projectId }),
+    output: alarmsOutputs['project/windowList'],
     handler: ({ actor }, input) => listWindows(actor, input.organizationId, input.projectId),
   }),
   'project/windowCreate': defineCall({
     input: z.object({ organizationId, projectId, window: z.record(z.unknown()) }),
+    output: alarmsOutputs['project/windowCreate'],
     handler: ({ actor }, input) => createWindow(actor, input.organizationId, input.projectId, input.window),
   }),
   'project/windowUpdate': defineCall({
     input: z.object({ organizationId, windowId, window: z.record(z.unknown()) }),
+    output: alarmsOutputs['project/windowUpdate'],
     handler: ({ actor }, input) => updateWindow(actor, input.organizationId, input.windowId, input.window),
   }),
   'project/windowDelete': defineCall({
     input: z.object({ organizationId, windowId }),
+    output: alarmsOutputs['project/windowDelete'],
     handler: ({ actor }, input) => deleteWindow(actor, input.organizationId, input.windowId),
   }),
 }

@@ -6,6 +6,7 @@ import { changeEmail, changeName, changePassword } from '~/domain/auth/own-accou
 import { revokeApiTokenValue } from '~/domain/auth/api-tokens.server'
 import { accessDenied } from '~/domain/errors'
 import { defineCall, definePublicCall, type ApiCalls } from './registry.server'
+import { authOutputs } from './outputs/auth'
 
 /** Account calls name their uid; it must be the caller's own. */
 function requireSelf(actor: UserActor, uid: string) {
@@ -16,11 +17,13 @@ function requireSelf(actor: UserActor, uid: string) {
 export const authCalls: ApiCalls = {
   'auth/authorized': defineCall({
     input: z.object({}).passthrough(),
+    output: authOutputs['auth/authorized'],
     handler: async ({ actor }) => ({ authorized: true, uid: actor.userId, email: actor.email, name: actor.name, admin: actor.isSiteAdmin }),
   }),
   'auth/logout': defineCall({
     input: z.object({}).passthrough(),
     // Ends what the call was made with: the session, or the API token of a bearer caller.
+    output: authOutputs['auth/logout'],
     handler: async ({ actor, token }) => {
       if (token) await revokeApiTokenValue(actor, token)
       return { ok: true }
@@ -28,6 +31,7 @@ export const authCalls: ApiCalls = {
   }),
   'auth/nameChange': defineCall({
     input: z.object({ uid: z.string(), name: z.string() }),
+    output: authOutputs['auth/nameChange'],
     handler: async ({ actor }, { uid, name }) => {
       requireSelf(actor, uid)
       return changeName(actor, { name })
@@ -35,6 +39,7 @@ export const authCalls: ApiCalls = {
   }),
   'auth/emailChange': defineCall({
     input: z.object({ uid: z.string(), email: z.string(), password: z.string() }),
+    output: authOutputs['auth/emailChange'],
     handler: async ({ actor }, { uid, email, password }) => {
       requireSelf(actor, uid)
       return changeEmail(actor, { email, currentPassword: password })
@@ -42,6 +47,7 @@ export const authCalls: ApiCalls = {
   }),
   'auth/passwordChange': defineCall({
     input: z.object({ uid: z.string(), password: z.string(), current: z.string() }),
+    output: authOutputs['auth/passwordChange'],
     handler: async ({ actor, token }, { uid, password, current }) => {
       requireSelf(actor, uid)
       return changePassword(actor, { currentPassword: current, password }, token)
@@ -49,14 +55,17 @@ export const authCalls: ApiCalls = {
   }),
   'public/auth/userCreate': definePublicCall({
     input: z.object({ email: z.string(), password: z.string(), name: z.string() }),
+    output: authOutputs['public/auth/userCreate'],
     handler: async ({ info }, input) => createAccount(input, info),
   }),
   'public/auth/emailVerifyRequest': definePublicCall({
     input: z.object({ email: z.string() }),
+    output: authOutputs['public/auth/emailVerifyRequest'],
     handler: async ({ info }, input) => requestEmailVerification(input, info),
   }),
   'public/auth/passwordResetRequest': definePublicCall({
     input: z.object({ email: z.string() }),
+    output: authOutputs['public/auth/passwordResetRequest'],
     handler: async ({ info }, input) => requestPasswordReset(input, info),
   }),
 }

@@ -9,6 +9,7 @@ import {
   revokeOrganizationInvite,
 } from '~/domain/invites/invites.server'
 import { defineCall, type ApiCalls } from './registry.server'
+import { invitesOutputs } from './outputs/invites'
 
 const inviteId = z.string().min(1)
 
@@ -16,6 +17,7 @@ const inviteId = z.string().min(1)
 export const inviteCalls: ApiCalls = {
   'organization/inviteList': defineCall({
     input: z.object({ organizationId: z.string().min(1) }),
+    output: invitesOutputs['organization/inviteList'],
     handler: ({ actor }, input) => listInvites(actor, input.organizationId),
   }),
   'organization/inviteCreate': defineCall({
@@ -26,26 +28,32 @@ export const inviteCalls: ApiCalls = {
       projects: z.array(z.string()).optional(),
       projectRoleId: z.string().optional(),
     }),
+    output: invitesOutputs['organization/inviteCreate'],
     handler: ({ actor }, input) => createOrganizationInvite(actor, input),
   }),
   'organization/inviteResend': defineCall({
     input: z.object({ inviteId }),
+    output: invitesOutputs['organization/inviteResend'],
     handler: ({ actor }, input) => resendOrganizationInvite(actor, input.inviteId),
   }),
   'organization/inviteRevoke': defineCall({
     input: z.object({ inviteId }),
+    output: invitesOutputs['organization/inviteRevoke'],
     handler: ({ actor }, input) => revokeOrganizationInvite(actor, input.inviteId),
   }),
   'invite/mine': defineCall({
     input: z.object({}),
+    output: invitesOutputs['invite/mine'],
     handler: ({ actor }) => listMyInvites(actor),
   }),
   'invite/accept': defineCall({
     input: z.object({ inviteId, code: z.string().optional() }),
+    output: invitesOutputs['invite/accept'],
     handler: ({ actor }, input) => acceptInvite(actor, input),
   }),
   'invite/decline': defineCall({
     input: z.object({ inviteId, code: z.string().optional() }),
+    output: invitesOutputs['invite/decline'],
     handler: ({ actor }, input) => declineInvite(actor, input),
   }),
 }

@@ -7,19 +7,23 @@ import { BULK_CHUNK_SIZE, bulkAgents, bulkAgentsInput, bulkExportIds, bulkExport
 import { readinessCsv, readinessReport } from '~/domain/readiness/readiness.server'
 import { csvLine } from '~/utils/csv'
 import { defineCall, type ApiCalls } from './registry.server'
+import { opsOutputs } from './outputs/ops'
 
 /** Issue 13 operations: the access explainer, bulk operations on agents, the readiness report. */
 export const opsCalls: ApiCalls = {
   'access/explain': defineCall({
     input: explainAccessInput,
+    output: opsOutputs['access/explain'],
     handler: ({ actor }, input) => explainAccess(actor, input),
   }),
   'agent/bulk': defineCall({
     input: bulkAgentsInput,
+    output: opsOutputs['agent/bulk'],
     handler: ({ actor }, input) => bulkAgents(actor, input),
   }),
   'agent/bulkExport': defineCall({
     input: bulkExportInput.extend({ columns: z.string().max(2000).optional() }),
+    output: opsOutputs['agent/bulkExport'],
     handler: async ({ actor }, { columns, ...input }) => {
       const { scope, ids } = await bulkExportIds(actor, input)
       const rows = []
@@ -29,6 +33,7 @@ export const opsCalls: ApiCalls = {
   }),
   'project/readiness': defineCall({
     input: z.object({ organizationId: z.string().min(1), projectId: z.string().min(1), format: z.enum(['json', 'csv']).default('json') }),
+    output: opsOutputs['project/readiness'],
     handler: async ({ actor }, { organizationId, projectId, format }) => {
       const report = await readinessReport(actor, organizationId, projectId)
       return format === 'csv' ? { csv: readinessCsv(report, csvLine) } : report

@@ -9,12 +9,15 @@ export type ApiCall<S extends z.ZodTypeAny = z.ZodTypeAny> = {
   /** public calls need no sign-in (public/auth/...) */
   public?: boolean
   input: S
+  /** What the call answers, as JSON (app/api/outputs/): documented in openapi.json, checked in tests. */
+  output: z.ZodTypeAny
   handler: (ctx: ApiContext & { actor: UserActor }, input: z.output<S>) => Promise<object>
   publicHandler?: never
 }
 export type PublicApiCall<S extends z.ZodTypeAny = z.ZodTypeAny> = {
   public: true
   input: S
+  output: z.ZodTypeAny
   handler: (ctx: ApiContext, input: z.output<S>) => Promise<object>
 }
 
@@ -26,3 +29,17 @@ export const definePublicCall = <S extends z.ZodTypeAny>(call: Omit<PublicApiCal
   ...call,
   public: true,
 })
+
+/**
+ * The answer as it leaves the server (JSON), checked against the call's output schema: null when
+ * it fits, else the problems. Used where API_CHECK_OUTPUT is on (tests), so the documented schemas
+ * cannot drift from what the calls return without a test failing; production skips the cost.
+ */
+export function outputDrift(call: Pick<ApiCall, 'output'>, result: object): string | null {
+  const parsed = call.output.safeParse(JSON.parse(JSON.stringify(result)))
+  if (parsed.success) return null
+  return parsed.error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ')
+}

@@ -15,6 +15,7 @@ import {
   validateUserAcl,
 } from '~/domain/roles/roles.server'
 import { defineCall, type ApiCalls } from './registry.server'
+import { rolesOutputs } from './outputs/roles'
 
 const userId = z.object({ userId: z.string().min(1) })
 
@@ -22,14 +23,15 @@ const userId = z.object({ userId: z.string().min(1) })
 export const roleCalls: ApiCalls = {
   'auth/userRoleList': defineCall({
     input: z.object({ organizationId: z.string() }),
+    output: rolesOutputs['auth/userRoleList'],
     handler: ({ actor }, input) => listRoles(actor, input.organizationId),
   }),
-  'auth/userRoleCreate': defineCall({ input: createRoleInput, handler: ({ actor }, input) => createRole(actor, input) }),
-  'auth/userRoleUpdate': defineCall({ input: updateRoleInput, handler: ({ actor }, input) => updateRole(actor, input) }),
-  'auth/userRoleDelete': defineCall({ input: deleteRoleInput, handler: ({ actor }, input) => deleteRole(actor, input) }),
-  'auth/userRolesQuery': defineCall({ input: queryUserRolesInput, handler: ({ actor }, input) => queryUserRoles(actor, input) }),
-  'auth/userRolesCheck': defineCall({ input: z.object({}), handler: ({ actor }) => checkUserRoles(actor) }),
-  'auth/recompileAcls': defineCall({ input: z.object({}), handler: ({ actor }) => recompileAcls(actor) }),
-  'admin/userAclValidate': defineCall({ input: userId, handler: ({ actor }, input) => validateUserAcl(actor, input.userId) }),
-  'admin/userAclRecompile': defineCall({ input: userId, handler: ({ actor }, input) => recompileUserAcl(actor, input.userId) }),
+  'auth/userRoleCreate': defineCall({ input: createRoleInput, output: rolesOutputs['auth/userRoleCreate'], handler: ({ actor }, input) => createRole(actor, input) }),
+  'auth/userRoleUpdate': defineCall({ input: updateRoleInput, output: rolesOutputs['auth/userRoleUpdate'], handler: ({ actor }, input) => updateRole(actor, input) }),
+  'auth/userRoleDelete': defineCall({ input: deleteRoleInput, output: rolesOutputs['auth/userRoleDelete'], handler: ({ actor }, input) => deleteRole(actor, input) }),
+  'auth/userRolesQuery': defineCall({ input: queryUserRolesInput, output: rolesOutputs['auth/userRolesQuery'], handler: ({ actor }, input) => queryUserRoles(actor, input) }),
+  'auth/userRolesCheck': defineCall({ input: z.object({}), output: rolesOutputs['auth/userRolesCheck'], handler: ({ actor }) => checkUserRoles(actor) }),
+  'auth/recompileAcls': defineCall({ input: z.object({}), output: rolesOutputs['auth/recompileAcls'], handler: ({ actor }) => recompileAcls(actor) }),
+  'admin/userAclValidate': defineCall({ input: userId, output: rolesOutputs['admin/userAclValidate'], handler: ({ actor }, input) => validateUserAcl(actor, input.userId) }),
+  'admin/userAclRecompile': defineCall({ input: userId, output: rolesOutputs['admin/userAclRecompile'], handler: ({ actor }, input) => recompileUserAcl(actor, input.userId) }),
 }

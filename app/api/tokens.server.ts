@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { createApiToken, createApiTokenWithPassword, listApiTokens, revokeApiToken, revokeApiTokenValue } from '~/domain/auth/api-tokens.server'
 import { createServiceToken, listServiceTokens, revokeServiceToken } from '~/domain/auth/service-tokens.server'
 import { defineCall, definePublicCall, type ApiCalls } from './registry.server'
+import { tokensOutputs } from './outputs/tokens'
 
 /** Name, scope and expiry of a new token; checked in full by the domain (app/domain/auth/token-input.ts). */
 const tokenSpec = z
@@ -18,36 +19,44 @@ export const tokenCalls: ApiCalls = {
   /** CLI login: e-mail + password -> token (same rules and rate limits as sign-in). */
   'public/auth/tokenCreate': definePublicCall({
     input: z.object({}).passthrough(),
+    output: tokensOutputs['public/auth/tokenCreate'],
     handler: ({ info }, input) => createApiTokenWithPassword(input, info),
   }),
   'token/create': defineCall({
     input: tokenSpec,
+    output: tokensOutputs['token/create'],
     handler: ({ actor }, input) => createApiToken(actor, input),
   }),
   'token/list': defineCall({
     input: z.object({}).passthrough(),
+    output: tokensOutputs['token/list'],
     handler: async ({ actor }) => ({ tokens: await listApiTokens(actor) }),
   }),
   'token/revoke': defineCall({
     input: z.object({ id: z.string() }),
+    output: tokensOutputs['token/revoke'],
     handler: ({ actor }, input) => revokeApiToken(actor, input.id),
   }),
   /** Revokes the token this request was made with (CLI logout). */
   'token/revokeCurrent': defineCall({
     input: z.object({}).passthrough(),
+    output: tokensOutputs['token/revokeCurrent'],
     handler: async ({ actor, token }) => (token ? revokeApiTokenValue(actor, token) : { revoked: false }),
   }),
   /** Organization service tokens (org.update): belong to the organization, survive their creator leaving. */
   'organization/serviceTokenList': defineCall({
     input: z.object({ organizationId: z.string() }),
+    output: tokensOutputs['organization/serviceTokenList'],
     handler: async ({ actor }, input) => ({ tokens: await listServiceTokens(actor, input.organizationId) }),
   }),
   'organization/serviceTokenCreate': defineCall({
     input: tokenSpec.extend({ organizationId: z.string() }),
+    output: tokensOutputs['organization/serviceTokenCreate'],
     handler: ({ actor }, { organizationId, ...spec }) => createServiceToken(actor, organizationId, spec),
   }),
   'organization/serviceTokenRevoke': defineCall({
     input: z.object({ organizationId: z.string(), id: z.string() }),
+    output: tokensOutputs['organization/serviceTokenRevoke'],
     handler: ({ actor }, input) => revokeServiceToken(actor, input.organizationId, input.id),
   }),
 }

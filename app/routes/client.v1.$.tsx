@@ -1,10 +1,11 @@
 import { type ActionFunctionArgs } from '@remix-run/node'
 import { apiCalls } from '~/api/index.server'
-import { type ApiContext } from '~/api/registry.server'
+import { outputDrift, type ApiContext } from '~/api/registry.server'
 import { DomainError, fromZodIssues } from '~/domain/errors'
 import { recordTokenCall } from '~/domain/audit/api-calls.server'
 import { resolveToken, userActor } from '~/domain/auth/session.server'
 import { readSessionToken, requestInfo } from '~/utils/auth.server'
+import { getConfig } from '~/utils/env.server'
 
 const json = (body: object, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } })
@@ -68,8 +69,16 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 async function run(call: (typeof apiCalls)[string], name: string, ctx: ApiContext, input: unknown): Promise<Response> {
   try {
-    const result = await (call.handler as (c: ApiContext, i: unknown) => Promise<object>)(ctx, input)
-    return json(result ?? {})
+    const result = (await (call.handler as (c: ApiContext, i: unknown) => Promise<object>)(ctx, input)) ?? {}
+    const config = getConfig()
+    if (config.API_CHECK_OUTPUT ?? config.NODE_ENV !== 'production') {
+      const drift = outputDrift(call, result)
+      if (drift) {
+        console.error(`[api] ${name} answered outside its output schema: ${drift}`)
+        return error('internal', `${name} answered outside its output schema (app/api/outputs): ${drift}`, 500)
+      }
+    }
+    return json(result)
   } catch (e) {
     if (e instanceof DomainError) return error(e.code, e.message, e.status, e.issues)
     console.error(`[api] ${name} failed:`, e)

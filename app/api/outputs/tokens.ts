@@ -1,0 +1,64 @@
+import { z } from 'zod'
+import { isoTime } from './common'
+
+const createdToken = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  createdAt: isoTime,
+  lastUsedAt: isoTime.nullable(),
+  expiresAt: isoTime.nullable(),
+  scope: z.string(),
+  permissions: z.array(z.string()),
+  token: z.string(),
+})
+
+/** What each call of ../tokens.server.ts answers (JSON: times are ISO strings). */
+export const tokensOutputs = {
+  'public/auth/tokenCreate': createdToken,
+  'token/create': createdToken,
+  'token/list': z.object({
+    tokens: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        prefix: z.string(),
+        createdAt: isoTime,
+        lastUsedAt: isoTime.nullable(),
+        expiresAt: isoTime.nullable(),
+        scope: z.string(),
+        permissions: z.array(z.string()),
+      })
+    ),
+  }),
+  'token/revoke': z.object({ revoked: z.boolean() }),
+  'token/revokeCurrent': z.union([z.object({ revoked: z.boolean() }), z.object({ revoked: z.boolean() })]),
+  'organization/serviceTokenList': z.object({
+    tokens: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        prefix: z.string(),
+        createdAt: isoTime,
+        lastUsedAt: isoTime.nullable(),
+        expiresAt: isoTime.nullable(),
+        scope: z.string(),
+        permissions: z.array(z.string()),
+        createdByName: z.string().nullable(),
+      })
+    ),
+  }),
+  'organization/serviceTokenCreate': z.object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string(),
+    createdAt: isoTime,
+    lastUsedAt: isoTime.nullable(),
+    expiresAt: isoTime.nullable(),
+    scope: z.string(),
+    permissions: z.array(z.string()),
+    token: z.string(),
+    createdByName: z.string().nullable(),
+  }),
+  'organization/serviceTokenRevoke': z.object({ revoked: z.boolean() }),
+}
