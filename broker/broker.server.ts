@@ -18,8 +18,9 @@ import { publishAllowed, subscriptionAllowed, type Identity } from '../protocol'
 import { authenticateClient } from './acl'
 import { agentConfigTopic, parseTopic } from '../protocol'
 import { dispatchMessage, type MessageContext } from './requests'
+import { componentLogger, type LogFields } from '../app/utils/logger.server'
 
-type Logger = { info: (message: string) => void; warn: (message: string) => void }
+type Logger = { info: (message: string, fields?: LogFields) => void; warn: (message: string, fields?: LogFields) => void }
 
 export type BrokerOptions = {
   port: number
@@ -29,12 +30,11 @@ export type BrokerOptions = {
   logger?: Logger
 }
 
-export type MqttBroker = { port: number; close: () => Promise<void> }
+export type MqttBroker = { port: number; close: () => Promise<void>; connectedAgents: () => number }
 
-/** Refusals and failures are warnings; LOG_LEVEL error or silent hides them. */
-export function brokerLogger(level: string): Logger {
-  const quiet = level === 'error' || level === 'silent'
-  return { info: (m) => level === 'debug' && console.log(m), warn: (m) => !quiet && console.warn(m) }
+/** Refusals and failures are warnings, membership changes info (LOG_LEVEL filters in the process's log). */
+export function brokerLogger(_level?: string): Logger {
+  return componentLogger('broker')
 }
 
 /** Publishes hardly ever exceed this: anything larger closes the connection before parsing JSON. */
@@ -50,9 +50,9 @@ const remoteIp = (client: Client): string | null => {
 }
 
 export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
-  const log: Logger = options.logger ?? { info: (m) => console.log(m), warn: (m) => console.warn(m) }
+  const log: Logger = options.logger ?? brokerLogger()
   const broker = await Aedes.createBroker({ concurrency: 1000, drainTimeout: 30_000, maxClientsIdLength: 64 })
-  const refuse = (client: Client | null, reason: string) => log.warn(`mqtt: refused ${client?.id ?? '(no client)'}: ${reason}`)
+  const refuse = (client: Client | null, reason: string) => log.warn(`mqtt: refused ${client?.id ?? '(no client)'}: ${reason}`, { agentId: client?.id })
 
   // ------------------------------------------------------------------ authentication
   broker.authenticate = (client, username, password, done) => {
@@ -195,6 +195,7 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
   let closing = false
   return {
     port,
+    connectedAgents: () => connected.size,
     close: async () => {
       closing = true
       clearInterval(configTimer)

@@ -31,12 +31,12 @@ import { PROVISIONING_USERNAME, agentConfigTopic } from '../protocol'
 import { ConfigError } from '../server/config'
 import { registerDeadLetterCount } from '../app/domain/admin/ingest-dead-letters.server'
 import { IngestFailure, dispatchMessage } from './requests'
-import { DEAD_LETTER_QUEUE, DEFAULT_PARTITIONS, Membership, PartitionConsumers, declarePartitions } from './external-partitions'
+import { DEAD_LETTER_QUEUE, DEFAULT_PARTITIONS, Membership, PartitionConsumers, declarePartitions, partitionQueue } from './external-partitions'
 import { IngestHealth, PERMANENT_FAILURE_ATTEMPTS, retryDelay } from './ingest-retry'
 import { drainRetiredQueues } from './retired-queues'
 import { connectAtStart } from './connect-at-start'
 
-type Logger = { info: (message: string) => void; warn: (message: string) => void }
+type Logger = { info: (message: string, fields?: Record<string, unknown>) => void; warn: (message: string, fields?: Record<string, unknown>) => void }
 
 export const TOPIC_EXCHANGE = 'amq.topic'
 export const PRESENCE_QUEUE = 'pixelfleet.presence'
@@ -55,7 +55,17 @@ const NODE_TIMEOUT_MS = 4000
 const NODE_MESSAGE = 'node'
 
 export type ExternalBrokerOptions = { mqttUrl: string; amqpUrl: string; nodeId: string; prefetch: number; partitions?: number; logger: Logger }
-export type ExternalBroker = { port: number; close: () => Promise<void>; ownedPartitions: () => number[] }
+export type ExternalBroker = {
+  port: number
+  close: () => Promise<void>
+  ownedPartitions: () => number[]
+  /** readiness: the AMQP connection is up */
+  connected: () => boolean
+  /** the live nodes this node hears (itself included) */
+  liveNodes: () => string[]
+  /** messages waiting in each partition queue (ingest lag), asked of the broker */
+  queueDepths: () => Promise<Map<number, number>>
+}
 
 /** AMQP address of the broker: BROKER_AMQP_URL, else MQTT_BROKER_URL's credentials and host on 5672. */
 export function amqpUrlOf(mqttUrl: string, amqpUrl: string | undefined): string {
@@ -263,7 +273,7 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     onChange: (nodes) => {
       if (closing || !consumers) return
       consumers.rebalance(nodes).then(
-        () => log.info(`broker: nodes ${nodes.join(', ')}; this node consumes ingest partitions ${consumers?.ownedPartitions.join(', ') || 'none'}`),
+        () => log.info(`broker: nodes ${nodes.join(', ')}; this node consumes ingest partitions ${consumers?.ownedPartitions.join(', ') || 'none'}`, { nodes, partitions: consumers?.ownedPartitions ?? [] }),
         (error: Error) => log.warn(`broker: rebalancing ingest partitions failed: ${error.message}`),
       )
     },
@@ -364,6 +374,21 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   return {
     port: Number(new URL(options.mqttUrl).port || 1883),
     ownedPartitions: () => consumers?.ownedPartitions ?? [],
+    connected: () => connection !== null,
+    liveNodes: () => membership.live,
+    queueDepths: async () => {
+      const depths = new Map<number, number>()
+      if (!connection) return depths
+      // its own channel: a failed check closes the channel it ran on
+      const channel = await connection.createChannel()
+      channel.on('error', () => {})
+      try {
+        for (let p = 0; p < partitionCount; p++) depths.set(p, (await channel.checkQueue(partitionQueue(p))).messageCount)
+      } finally {
+        await channel.close().catch(() => {})
+      }
+      return depths
+    },
     close: async () => {
       closing = true
       // messages waiting to retry stop and stay unacknowledged: the broker hands them to the next node

@@ -21,7 +21,7 @@ import { type CallMeta } from './batch.server'
 import { isIngestChange } from '../app/domain/events/ingest-origin.server'
 import { forgetAgents } from './cache.server'
 import { clientConfigOf, type IngestCall } from './calls.server'
-import { drainIngestService, ingest, ingestAgentPresence, ingestReceived, ingestServed, startIngestWorker } from './worker.server'
+import { drainIngestService, ingest, ingestAgentPresence, ingestReceived, ingestServed, ingestWorkerEnabled, runningIngestWorker, startIngestWorker } from './worker.server'
 import { type RawOutcome } from './raw.server'
 
 export type { CallMeta } from './batch.server'
@@ -121,6 +121,12 @@ export async function markAllOffline() {
 
 export { drainIngestService as drainIngest, startIngestWorker as startIngest }
 export { isPermanentFailure } from './failures.server'
+
+/** Readiness (/readyz): null when ingest can take messages, else why not. */
+export function ingestProblem(): string | null {
+  const worker = runningIngestWorker()
+  return ingestWorkerEnabled() && worker && !worker.running ? 'the ingest worker thread is restarting' : null
+}
 /** Agents currently marked online (external broker mode pushes their config after organization-wide changes). */
 export async function onlineAgentIds(): Promise<string[]> {
   const rows = await prisma.agent.findMany({ where: { online: true }, select: { id: true } })

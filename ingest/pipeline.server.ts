@@ -22,6 +22,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { type AgentCall, type AgentCallPayload, type AgentCallResult } from '../protocol'
 import { type ChangeEvent } from '../app/domain/events/bus.server'
 import { lookupLocation } from '../app/domain/agents/geoip.server'
+import { noteIngestBatch } from './stats'
 import { countCall, newBatch, noteChange, writeBatchTotals, type Batch, type CallMeta } from './batch.server'
 import { announceIngestChanges } from '../app/domain/events/ingest-origin.server'
 import { cachedAgent, forgetAgent, loadAgent } from './cache.server'
@@ -82,17 +83,19 @@ async function flushBatch() {
   while (!ownConnection && db.inTransaction) await sleep(1)
   const jobs = queue.slice(0, MAX_BATCH)
   queue = queue.slice(jobs.length)
+  const started = performance.now()
   try {
-    settle(jobs, commit(db, jobs))
+    settle(jobs, commit(db, jobs), started)
   } catch {
     // The batch itself failed (e.g. a shared statement hit a row deleted meanwhile): caches may be
     // ahead of the rollback; retry each message alone so one cannot fail its companions.
     for (const job of jobs) forgetAgent(job.agentId)
     for (const job of jobs) {
       try {
-        settle([job], commit(db, [job]))
+        settle([job], commit(db, [job]), started)
       } catch (error) {
         forgetAgent(job.agentId)
+        noteIngestBatch(0, 1, (performance.now() - started) / 1000)
         job.reject(error)
       }
     }
@@ -101,7 +104,9 @@ async function flushBatch() {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
 
-function settle(jobs: Job[], outcomes: Outcome[]) {
+function settle(jobs: Job[], outcomes: Outcome[], started: number) {
+  const stored = outcomes.filter((outcome) => outcome.ok).length
+  noteIngestBatch(stored, outcomes.length - stored, (performance.now() - started) / 1000)
   jobs.forEach((job, i) => {
     const outcome = outcomes[i]
     if (outcome.ok) job.resolve(outcome.value)

@@ -14,6 +14,7 @@ import { type CallMeta } from './batch.server'
 import { forgetAgents } from './cache.server'
 import { type IngestCall } from './calls.server'
 import { ingestRaw } from './raw.server'
+import { takeIngestStats, type IngestStats } from './stats'
 import { openIngestDatabase } from './sql-sqlite.server'
 import { ingestDatabase } from './sql-pg.server'
 import { isPostgres } from '~/utils/db.server'
@@ -29,7 +30,7 @@ export type WorkerRequest = { id: number } & (
 export type SerializedError = { name: string; message: string; code?: string; status?: number; issues?: { path: string; message: string }[] }
 export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError }
 export type ToWorker = { type: 'requests'; requests: WorkerRequest[] } | { type: 'forget'; event: ChangeEvent } | { type: 'config'; config: Config } | { type: 'crash' }
-export type FromWorker = { replies: WorkerReply[]; changes: ChangeEvent[] }
+export type FromWorker = { replies: WorkerReply[]; changes: ChangeEvent[]; stats?: IngestStats | null }
 
 const port = parentPort!
 const config = (workerData as { config: Config }).config
@@ -40,7 +41,7 @@ let changes: ChangeEvent[] = []
 let scheduled = false
 function send() {
   scheduled = false
-  const message: FromWorker = { replies, changes }
+  const message: FromWorker = { replies, changes, stats: takeIngestStats() }
   replies = []
   changes = []
   port.postMessage(message)

@@ -24,10 +24,14 @@ import { type CallMeta } from './batch.server'
 import { announceIngestChanges, isIngestChange } from '../app/domain/events/ingest-origin.server'
 import { type IngestCall } from './calls.server'
 import { ingestRaw, type RawOutcome } from './raw.server'
+import { addIngestStats } from './stats'
+import { componentLogger } from '~/utils/logger.server'
 import type { FromWorker, SerializedError, ToWorker, WorkerRequest } from './thread.server'
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void }
 type NewRequest = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never
+
+const log = componentLogger('ingest')
 
 /** The worker runs unless INGEST_WORKER is 0/false (e.g. to profile ingest in one thread). */
 export const ingestWorkerEnabled = () => !['0', 'false', 'off', 'no'].includes((process.env.INGEST_WORKER ?? '').toLowerCase())
@@ -74,6 +78,11 @@ class IngestWorker {
     this.start()
   }
 
+  /** Whether a worker thread is up now (readiness: false between a crash and its restart). */
+  get running() {
+    return this.worker !== null
+  }
+
   /** How many times the worker was restarted after dying (tests, logs). */
   get restartCount() {
     return this.restarts
@@ -86,7 +95,7 @@ class IngestWorker {
     const worker = new Worker(url, { workerData: { config: getConfig() }, execArgv, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })
     worker.unref()
     worker.on('message', (message: FromWorker) => this.receive(message))
-    worker.on('error', (error) => console.error('[ingest worker]', error))
+    worker.on('error', (error) => log.error(`ingest worker failed: ${error.stack ?? error.message}`))
     worker.on('exit', () => this.exited(worker))
     this.worker = worker
     this.startedAt = Date.now()
@@ -108,6 +117,7 @@ class IngestWorker {
   }
 
   private receive(message: FromWorker) {
+    if (message.stats) addIngestStats(message.stats)
     if (message.changes.length) announceIngestChanges(message.changes)
     for (const reply of message.replies) {
       const pending = this.pending.get(reply.id)

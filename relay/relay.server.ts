@@ -42,6 +42,8 @@ export type Relay = {
   tunnelTransport: (agentId: string) => TunnelTransport | undefined
   /** the agent's open data connections (idle and in use); undefined = its tunnel has none (relay/data-connections.ts) */
   dataConnections: (agentId: string) => number | undefined
+  /** open tunnels on this relay (metrics) */
+  tunnelCount: () => number
   close: () => Promise<void>
 }
 
@@ -132,6 +134,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     hasTunnel: (agentId) => tunnels.get(agentId) !== undefined,
     tunnelTransport: (agentId) => tunnels.get(agentId)?.transport,
     dataConnections: (agentId) => tunnels.get(agentId)?.data?.size,
+    tunnelCount: () => tunnels.size,
     close: async () => {
       clearInterval(heartbeat)
       clearInterval(sweep)
@@ -213,6 +216,10 @@ class TunnelRegistry {
 
   get(agentId: string) {
     return this.byAgent.get(agentId)
+  }
+
+  get size() {
+    return this.byAgent.size
   }
 
   open(tunnel: Tunnel, remote: { address: string; port: number }) {

@@ -8,8 +8,10 @@ import { brokerAuthRouter, brokerVhost } from '../broker/http-auth.server'
 import { clientInfoMiddleware, csrfMiddleware, pathGuard, remixHandler } from './request-guards'
 import { securityHeaders } from './security-headers'
 import { compressResponses } from './compress-response'
+import { webOps, type WebOps } from './web-ops'
+import { componentLogger } from '../app/utils/logger.server'
 
-export type WebServer = { server: http.Server; port: number; close: () => Promise<void> }
+export type WebServer = { server: http.Server; port: number; ops: WebOps; close: () => Promise<void> }
 
 /**
  * The web server: Remix (production build, or Vite middleware with --dev), static assets,
@@ -17,7 +19,11 @@ export type WebServer = { server: http.Server; port: number; close: () => Promis
  */
 export async function startWebServer(config: Config, options: { dev: boolean; root: string }): Promise<WebServer> {
   const app = express()
+  const server = http.createServer(app)
   app.disable('x-powered-by')
+  // request ids, metrics, /healthz, /readyz, /metrics: before every guard (balancers and Prometheus are no browsers)
+  const ops = webOps(config, server, options.root)
+  app.use(ops.middleware)
   app.set('trust proxy', config.TRUST_PROXY)
   app.use(securityHeaders(config, options))
   app.use(compressResponses())
@@ -25,7 +31,7 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
   app.use(clientInfoMiddleware())
   app.use(pathGuard())
   // External broker mode: RabbitMQ's HTTP auth backend asks here (no browser form, so before the CSRF check).
-  if (config.MQTT_BROKER_URL) app.use('/broker-auth', brokerAuthRouter({ vhost: brokerVhost(config), exchange: 'amq.topic', networks: config.BROKER_AUTH_NETWORKS, log: { warn: (m) => !['error', 'silent'].includes(config.LOG_LEVEL) && console.warn(m) } }))
+  if (config.MQTT_BROKER_URL) app.use('/broker-auth', brokerAuthRouter({ vhost: brokerVhost(config), exchange: 'amq.topic', networks: config.BROKER_AUTH_NETWORKS, log: componentLogger('broker-auth') }))
   app.use(csrfMiddleware(() => config.publicUrl))
 
   let build: ServerBuild | (() => Promise<ServerBuild>)
@@ -46,12 +52,12 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
   }
   app.all('*', remixHandler(build, options.dev ? 'development' : 'production', (_req, res) => ({ cspNonce: res.locals.cspNonce as string })))
 
-  const server = http.createServer(app)
   await listen(server, config.PORT, config.HOST, 'PORT')
   const port = (server.address() as AddressInfo).port
   return {
     server,
     port,
+    ops,
     close: async () => {
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))

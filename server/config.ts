@@ -79,6 +79,18 @@ export const configSchema = z.object({
   ADMIN_NAME: z.string().default('Site Administrator'),
   SIMULATOR_AGENTS: z.coerce.number().int().min(0, 'SIMULATOR_AGENTS must be 0 or more').default(6),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** json: one JSON object per line; pretty: readable lines; auto (default): pretty in a terminal, else JSON (docs/operations.md) */
+  LOG_FORMAT: z.enum(['json', 'pretty', 'auto'], { message: 'LOG_FORMAT must be json, pretty or auto' }).default('auto'),
+  /** GET /metrics on the web port needs `Authorization: Bearer <METRICS_TOKEN>`; unset = not served there (docs/decisions/025) */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  /** a separate listener for /metrics, /healthz and /readyz only (no token needed there unless METRICS_TOKEN is set); unset = none */
+  METRICS_PORT: z.coerce.number({ invalid_type_error: 'METRICS_PORT must be a port number' }).int('METRICS_PORT must be a whole number').min(0, 'METRICS_PORT must be between 0 and 65535').max(65535, 'METRICS_PORT must be between 0 and 65535').optional(),
+  /** address of the METRICS_PORT listener: keep it on a private interface */
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** SIGTERM: seconds until the process exits at the latest (in-flight requests and ingest batches finish within it) */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int('SHUTDOWN_TIMEOUT_SECONDS must be a whole number').min(1, 'SHUTDOWN_TIMEOUT_SECONDS must be 1 or more').max(3600, 'SHUTDOWN_TIMEOUT_SECONDS must be at most 3600').default(30),
+  /** SIGTERM: seconds /readyz answers 503 while new connections are still served, so a balancer polling it takes the node out first */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0, 'SHUTDOWN_GRACE_SECONDS must be 0 or more').max(600, 'SHUTDOWN_GRACE_SECONDS must be at most 600').default(5),
   /** external broker mode (docs/deployment.md): agents connect to this MQTT broker (RabbitMQ) and no embedded broker starts */
   MQTT_BROKER_URL: z.string().regex(/^mqtts?:\/\/[^:/@]+:[^@]+@[^:/]+(:\d+)?\/?$/, 'MQTT_BROKER_URL must look like mqtt://user:password@host:1883').optional(),
   /** AMQP address of the same broker for the ingest workers; default: MQTT_BROKER_URL's user, password and host on port 5672 */

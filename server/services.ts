@@ -11,11 +11,18 @@ import { brokerLogger, startBroker } from '../broker/broker.server'
 import { amqpUrlOf, defaultNodeId, startExternalBroker } from '../broker/external.server'
 import { startRelay } from '../relay/relay.server'
 import { startDemoFleet } from '../simulator/demo.server'
+import { ingestProblem } from '../ingest/agent-gateway.server'
+import { componentLogger, configureLogging } from '../app/utils/logger.server'
+import { collectServiceMetrics, startMetricsServer } from './metrics'
 
 export type Services = {
   web: WebServer
   mqttPort: number
   relayPort: number
+  /** the METRICS_PORT listener, when configured */
+  metricsPort: number | null
+  /** SIGTERM (drain.ts): readiness false, then no new connections, then in-flight requests finish; true when all did before `deadline` */
+  drain: (options: { graceMs: number; deadline: number }) => Promise<boolean>
   close: () => Promise<void>
 }
 
@@ -23,8 +30,12 @@ export type Services = {
  * Composes the process: one domain layer, with the web server, the MQTT broker and the relay
  * around it. Tests call this with port 0 and their own database.
  */
+const log = componentLogger('server')
+const relayLog = componentLogger('relay')
+
 export async function startServices(config: Config, options: { dev: boolean; root: string; seed?: boolean }): Promise<Services> {
   setConfig(config)
+  configureLogging({ level: config.LOG_LEVEL, format: config.LOG_FORMAT, nodeId: config.NODE_ID ?? defaultNodeId() })
   await tuneDatabase()
   if (options.seed ?? config.SEED_DEMO) await seedDemo()
   const web = await startWebServer(config, options)
@@ -48,11 +59,28 @@ export async function startServices(config: Config, options: { dev: boolean; roo
     await web.close()
     throw error
   })
-  const relay = await startRelay({ port: config.RELAY_PORT, host: config.HOST, log: (line) => brokerLogger(config.LOG_LEVEL).warn(line) }).catch(async (error) => {
+  const relay = await startRelay({ port: config.RELAY_PORT, host: config.HOST, log: (line) => relayLog.warn(line) }).catch(async (error) => {
     await broker.close()
     await web.close()
     throw error
   })
+  // /readyz: the broker side takes messages (embedded: the ingest worker runs; external: AMQP is connected)
+  if ('connected' in broker) web.ops.readiness.register('broker', () => (broker.connected() ? null : 'the AMQP connection to the broker is down; reconnecting'))
+  web.ops.readiness.register('ingest', ingestProblem)
+  collectServiceMetrics({
+    connectedAgents: 'connectedAgents' in broker ? broker.connectedAgents : undefined,
+    partitions: 'queueDepths' in broker ? { count: config.INGEST_PARTITIONS, owned: broker.ownedPartitions, liveNodes: broker.liveNodes, queueDepths: broker.queueDepths } : undefined,
+    relay: { server: relay.server, tunnelCount: relay.tunnelCount },
+  })
+  const metricsServer =
+    config.METRICS_PORT !== undefined
+      ? await startMetricsServer(config, web.ops.health).catch(async (error) => {
+          await relay.close()
+          await broker.close()
+          await web.close()
+          throw error
+        })
+      : null
   // With RELAY_PORT=0 (tests) agents and browsers must be told the port actually bound.
   if (!config.RELAY_PUBLIC_URL) {
     config.relayPublicUrl = `http://localhost:${relay.port}`
@@ -70,13 +98,15 @@ export async function startServices(config: Config, options: { dev: boolean; roo
           mqttPort: broker.port,
           provisioningKey: config.PROVISIONING_KEY,
           databaseUrl: config.DATABASE_URL,
-          log: (line) => brokerLogger(config.LOG_LEVEL).warn(line),
+          log: (line) => componentLogger('simulator').warn(line),
         })
       : null
   return {
     web,
     mqttPort: broker.port,
     relayPort: relay.port,
+    metricsPort: metricsServer?.port ?? null,
+    drain: (options) => web.ops.tracker.drain({ ...options, log: (message) => log.info(message) }),
     close: async () => {
       // Agents first, so every acknowledged message is committed before the database closes.
       await demoFleet?.stop()
@@ -87,6 +117,7 @@ export async function startServices(config: Config, options: { dev: boolean; roo
       await mailSender.stop()
       await offlineSweeper.stop()
       await channelSender.stop()
+      await metricsServer?.close()
       await disconnectDatabase()
     },
   }

@@ -3,6 +3,7 @@ import { type OutboxEmail } from '@prisma/client'
 import { prisma } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
 import { singleton } from '~/utils/singleton.server'
+import { counter } from '~/utils/metrics.server'
 
 export type OutgoingMail = { to: string; subject: string; text: string; html?: string; kind?: string }
 
@@ -41,6 +42,8 @@ export async function sendMail(mail: OutgoingMail) {
 }
 
 /** One delivery attempt of a stored message; records the outcome and the next try. */
+const mailAttempts = counter({ name: 'pixelfleet_mail_delivery_attempts_total', help: 'SMTP delivery attempts by outcome (sent, retry = failed and retried later, failed = given up)', labelNames: ['outcome'] })
+
 export async function attemptDelivery(record: OutboxEmail): Promise<OutboxEmail> {
   const smtp = transport()
   if (!smtp) return record
@@ -48,10 +51,12 @@ export async function attemptDelivery(record: OutboxEmail): Promise<OutboxEmail>
   const attempts = record.attempts + 1
   try {
     await smtp.sendMail({ from: config.MAIL_FROM, to: record.to, subject: record.subject, text: record.text, html: record.html || undefined })
+    mailAttempts.inc({ outcome: 'sent' })
     return prisma.outboxEmail.update({ where: { id: record.id }, data: { sentAt: new Date(), attempts, nextAttemptAt: null } })
   } catch (error) {
     const message = (error as Error).message.slice(0, 1000)
     const delay = RETRY_DELAYS_MS[attempts - 1]
+    mailAttempts.inc({ outcome: delay === undefined ? 'failed' : 'retry' })
     if (config.LOG_LEVEL !== 'silent') {
       console.error(`[mail] SMTP delivery to ${record.to} failed (attempt ${attempts}${delay ? `, retry in ${Math.round(delay / 1000)} s` : ', giving up'}): ${message}`)
     }

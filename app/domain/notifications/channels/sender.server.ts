@@ -3,6 +3,7 @@ import { type ChannelEvent, SIGNATURE_HEADER, TIMESTAMP_HEADER, renderBody, sign
 import { assertPublicDestination, guardedFetch, parseChannelUrl } from './url-guard.server'
 import { prisma, isUniqueViolation } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
+import { counter } from '~/utils/metrics.server'
 
 /**
  * The channel queue (docs/notification-channels.md). Every message is a ChannelDelivery row
@@ -40,6 +41,8 @@ export const newEventId = () => randomUUID()
 type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal; redirect: 'manual' }) => Promise<{ status: number; text: () => Promise<string> }>
 
 export type SenderOptions = { now?: Date; fetch?: FetchLike; batch?: number; resolve?: (host: string) => Promise<string[]> }
+
+const channelAttempts = counter({ name: 'pixelfleet_channel_delivery_attempts_total', help: 'Notification channel delivery attempts by channel type and outcome (sent, retry = failed and retried later, failed = given up)', labelNames: ['type', 'outcome'] })
 
 const retryable = (status: number | null) => status === null || status === 429 || status === 408 || status >= 500
 
@@ -83,6 +86,7 @@ async function attempt(row: { id: string; attempts: number; payload: string; cha
   }
   const ok = error === null
   const giveUp = !ok && (!retryable(status) || number >= config.CHANNEL_MAX_ATTEMPTS)
+  channelAttempts.inc({ type: row.channel.type, outcome: ok ? 'sent' : giveUp ? 'failed' : 'retry' })
   await prisma.$transaction([
     prisma.channelDeliveryAttempt.create({ data: { deliveryId: row.id, attempt: number, statusCode: status || null, error, durationMs: Date.now() - started, at: now } }),
     prisma.channelDelivery.update({
