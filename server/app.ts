@@ -25,7 +25,7 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
   app.use(clientInfoMiddleware())
   app.use(pathGuard())
   // External broker mode: RabbitMQ's HTTP auth backend asks here (no browser form, so before the CSRF check).
-  if (config.MQTT_BROKER_URL) app.use('/broker-auth', brokerAuthRouter({ vhost: brokerVhost(config), exchange: 'amq.topic', networks: config.BROKER_AUTH_NETWORKS, log: { warn: (m) => !['error', 'silent'].includes(config.LOG_LEVEL) && console.warn(m) } }))
+  if (config.MQTT_BROKER_URL) app.use('/broker-auth', brokerAuthRouter({ vhost: brokerVhost(config), exchange: 'amq.topic', networks: config.BROKER_AUTH_NETWORKS, secret: config.BROKER_AUTH_SECRET, log: { warn: (m) => !['error', 'silent'].includes(config.LOG_LEVEL) && console.warn(m) } }))
   app.use(csrfMiddleware(() => config.publicUrl))
 
   let build: ServerBuild | (() => Promise<ServerBuild>)
