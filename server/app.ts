@@ -31,7 +31,7 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
   app.use(clientInfoMiddleware())
   app.use(pathGuard())
   // External broker mode: RabbitMQ's HTTP auth backend asks here (no browser form, so before the CSRF check).
-  if (config.MQTT_BROKER_URL) app.use('/broker-auth', brokerAuthRouter({ vhost: brokerVhost(config), exchange: 'amq.topic', networks: config.BROKER_AUTH_NETWORKS, log: componentLogger('broker-auth') }))
+  if (config.MQTT_BROKER_URL) app.use('/broker-auth', brokerAuthRouter({ vhost: brokerVhost(config), exchange: 'amq.topic', networks: config.BROKER_AUTH_NETWORKS, secret: config.BROKER_AUTH_SECRET, log: componentLogger('broker-auth') }))
   app.use(csrfMiddleware(() => config.publicUrl))
 
   let build: ServerBuild | (() => Promise<ServerBuild>)

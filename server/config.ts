@@ -105,6 +105,8 @@ export const configSchema = z.object({
     }
     return list
   }),
+  /** optional shared secret RabbitMQ sends as the first path segment of /broker-auth/* (PORTAL_AUTH_URL=.../broker-auth/SECRET) */
+  BROKER_AUTH_SECRET: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'BROKER_AUTH_SECRET must be 16-128 letters, digits, _ or - (for example: openssl rand -hex 24)').optional(),
   /** messages an ingest worker takes from the broker before acknowledging (batching) */
   INGEST_PREFETCH: z.coerce.number().int('INGEST_PREFETCH must be a whole number').min(1, 'INGEST_PREFETCH must be 1 or more').max(5000, 'INGEST_PREFETCH must be at most 5000').default(200),
   /** ingest partition queues on the external broker; the same on every node (docs/decisions/011) */
