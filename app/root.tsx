@@ -1,5 +1,5 @@
 import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node'
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from '@remix-run/react'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useFetchers, useRouteLoaderData } from '@remix-run/react'
 import { Toaster } from 'sonner'
 import { GeneralErrorBoundary } from './components/error-boundary'
 import { TooltipProvider } from './components/ui/tooltip'
@@ -9,6 +9,8 @@ import { getCurrentUser } from './utils/auth.server'
 import { devToolsEnabled } from './utils/dev-tools.server'
 import { getConfig } from './utils/env.server'
 import { useNonce } from './utils/nonce'
+import { isTheme, THEME_ACTION, themeClass, type Theme } from './utils/theme'
+import { readTheme } from './utils/theme.server'
 import stylesheet from './tailwind.css?url'
 import { layoutShouldRevalidate } from './utils/live-revalidate'
 
@@ -33,16 +35,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
     features: { dashboards: config.FEATURE_DASHBOARDS, google: Boolean(config.GOOGLE_CLIENT_ID) },
     devTools: devToolsEnabled(),
     liveSince,
+    /** rendered as the class of <html> by the server: the page arrives in its theme, no flash */
+    theme: readTheme(request),
   }
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>
 export const useRootData = () => useRouteLoaderData<RootData>('root')
 
+/** The theme in force: the one being saved (at once, before the answer), else the saved one. */
+export function useTheme(): Theme {
+  const saving = useFetchers().find((f) => f.formAction === THEME_ACTION && f.formData)?.formData?.get('theme')
+  const saved = useRootData()?.theme
+  return isTheme(saving) ? saving : (saved ?? 'system')
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce()
+  const theme = useTheme()
   return (
-    <html lang="en">
+    <html lang="en" className={themeClass(theme)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -32,7 +32,8 @@ export function NotFound() {
 export function GeneralErrorBoundary() {
   const error = useRouteError()
   if (isRouteErrorResponse(error)) {
-    if (error.status === 403) return <AccessDenied />
+    // spec 02: only the no-access page ends the sentence with '!'; other screens spell it without
+    if (error.status === 403) return <AccessDenied punctuation="" />
     if (error.status === 404) return <NotFound />
   }
   const message = isRouteErrorResponse(error)

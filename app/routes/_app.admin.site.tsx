@@ -73,7 +73,7 @@ export default function AdminSite() {
           <Field label="Message text" error={issueFor(failure?.issues, 'text')}>
             {(p) => <Input {...p} value={text} onChange={(e) => setText(e.target.value)} placeholder="Scheduled maintenance tonight at 22:00 UTC" />}
           </Field>
-          <div className="grid grid-cols-3 gap-3">
+          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
             <Field label="When: starts" error={issueFor(failure?.issues, 'starts')}>
               {(p) => <Input {...p} type="datetime-local" value={starts} onChange={(e) => setStarts(e.target.value)} />}
             </Field>

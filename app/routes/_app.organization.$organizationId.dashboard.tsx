@@ -4,6 +4,7 @@ import { Search } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { ChartCard } from '~/components/fleet/chart-card'
+import { CHART } from '~/components/fleet/chart-colors'
 import { Popover, PopoverAnchor, PopoverContent } from '~/components/fleet/popover'
 import { IssueBreakdownBar } from '~/components/fleet/issue-breakdown-bar'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
@@ -84,7 +85,8 @@ export default function DashboardPage() {
             ))}
           </div>
         </CardHeader>
-        <CardContent className="max-h-[420px] overflow-auto p-0">
+        {/* scrolls in both directions: focusable so keyboard users can scroll it too */}
+        <CardContent className="max-h-[420px] overflow-auto p-0" tabIndex={0} role="region" aria-label="Metrics table">
           {dash.metrics.length ? (
             <table className="w-full text-[13px]" aria-label="Metrics">
               <thead className="sticky top-0 z-10 border-b bg-muted text-left text-xs text-muted-foreground">
@@ -133,7 +135,7 @@ export default function DashboardPage() {
       <div className="grid gap-4 lg:grid-cols-3">
         <VersionsCard title="Software Versions" rows={dash.versions.software} empty="No software versions reported." />
         <VersionsCard title="Firmware Versions" rows={dash.versions.firmware} empty="No firmware versions reported." />
-        <ChartCard title="Tiles Over Temp" data={dash.tilesOverTemp} colors={{ Normal: '#22c55e', High: '#dc2626' }} />
+        <ChartCard title="Tiles Over Temp" data={dash.tilesOverTemp} colors={{ Normal: CHART.good, High: CHART.bad }} />
       </div>
     </div>
   )
@@ -145,7 +147,7 @@ function VersionsCard({ title, rows, empty }: { title: string; rows: { type: str
       <CardHeader>
         <CardTitle>{title}</CardTitle>
       </CardHeader>
-      <CardContent className="max-h-[300px] overflow-y-auto">
+      <CardContent className="max-h-[300px] overflow-y-auto" tabIndex={0} role="region" aria-label={title}>
         {rows.length ? (
           <table className="w-full text-[13px]" aria-label={title}>
             <thead className="text-left text-xs text-muted-foreground">

@@ -33,11 +33,11 @@ export default function ProjectIssues() {
   useLiveRevalidate(organization.id, ['issue', 'system', 'project'])
   return (
     <div className="flex flex-col gap-4">
-      <Card className="w-fit max-w-full">
+      <Card className="max-w-3xl">
         <CardHeader>
           <CardTitle>Issue History</CardTitle>
         </CardHeader>
-        <CardContent className="relative overflow-x-auto">
+        <CardContent className="relative">
           <IssueHistoryChart history={history} />
         </CardContent>
       </Card>

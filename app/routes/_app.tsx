@@ -6,6 +6,8 @@ import { Breadcrumbs } from '~/components/shell/breadcrumbs'
 import { MobileNav } from '~/components/shell/mobile-nav'
 import { Sidebar } from '~/components/shell/sidebar'
 import { SiteBanner } from '~/components/shell/site-banner'
+import { ShortcutHelp } from '~/components/shell/shortcut-help'
+import { ThemeMenu } from '~/components/shell/theme-menu'
 import { resolveActiveOrganization } from '~/domain/organizations/membership.server'
 import { useRootData } from '~/root'
 import { requireUser } from '~/utils/auth.server'
@@ -48,6 +50,7 @@ export default function AppShell() {
               <MobileNav {...sidebar} />
               <Breadcrumbs />
               <div id="header-actions" className="ml-auto flex items-center gap-2" />
+              <ThemeMenu />
               <NotesButton />
             </header>
             <div className="flex min-h-0 flex-1">
@@ -57,6 +60,7 @@ export default function AppShell() {
               <NotesPanel />
             </div>
           </div>
+          <ShortcutHelp />
         </NotesProvider>
       </div>
     </div>

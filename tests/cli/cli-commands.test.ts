@@ -272,7 +272,7 @@ describe('pixelfleet command groups against a running portal', () => {
     }
   })
 
-  it('shell completion comes from the command tree; `npm run cli` prints clean JSON (the npm banner goes to stderr)', async () => {
+  it('shell completion comes from the command tree; `npm run -s cli` prints clean JSON (no npm banner)', async () => {
     const bash = await cli.run('nobody', 'completion', 'bash')
     const script = path.join(cli.configHome, 'pixelfleet.bash')
     fs.writeFileSync(script, bash.stdout)
@@ -298,11 +298,11 @@ describe('pixelfleet command groups against a running portal', () => {
     expect((await cli.run('member', 'tokens', 'revoke', tokens[0].id)).code).toBe(0)
     expect((await cli.run('member', 'tokens', 'list')).code).toBe(3)
 
-    // no --silent: the project's .npmrc (json=true) sends npm's '> pixelfleet cli' banner to stderr
+    // -s drops npm's '> pixelfleet cli' banner, which npm writes to stdout (decision 040)
     const npm = await new Promise<{ code: number; stdout: string }>((resolve) =>
       execFile(
         'npm',
-        ['run', 'cli', '--', 'orgs', 'list', '--json'],
+        ['run', '-s', 'cli', '--', 'orgs', 'list', '--json'],
         { cwd: root, env: { ...process.env, PIXELFLEET_URL: portal.url, PIXELFLEET_TOKEN: cli.tokens.owner, XDG_CONFIG_HOME: cli.configHome } },
         (error, stdout) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout }),
       ),

@@ -10,6 +10,7 @@ import { NativeSelect } from '~/components/ui/native-select'
 import { USAGE_EXTRA_CALLS, USAGE_PAGE_SIZE, USAGE_PERIODS, periodLabel, recentPeriods, type UsagePeriod } from '~/domain/billing/usage-periods'
 import { callApi } from '~/utils/api-client'
 import { AdminTable, td } from './parts'
+import { AXIS_TICK, CHART, TOOLTIP_STYLE } from '../fleet/chart-colors'
 import { type AdminOrg } from './org-detail'
 
 type Figures = { periodStart: string; activeClients: number; apiCalls: number; calls: Record<string, number>; computedAt: string; cached: boolean }
@@ -144,11 +145,11 @@ export function OrgUsage({ org }: { org: AdminOrg }) {
           <div className="h-44" data-testid="usage-chart">
             <ResponsiveContainer width="100%" height="100%">
               <BarChart data={chart} margin={{ top: 4, right: 8, bottom: 0, left: -12 }}>
-                <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                <XAxis dataKey="label" tick={{ fontSize: 11 }} />
-                <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
-                <Tooltip />
-                <Bar dataKey="calls" name="API calls" fill="#3b82f6" isAnimationActive={false} />
+                <CartesianGrid strokeDasharray="3 3" vertical={false} stroke={CHART.grid} />
+                <XAxis dataKey="label" tick={AXIS_TICK} />
+                <YAxis allowDecimals={false} tick={AXIS_TICK} />
+                <Tooltip contentStyle={TOOLTIP_STYLE} cursor={{ fill: CHART.cursor }} />
+                <Bar dataKey="calls" name="API calls" fill={CHART.bar} isAnimationActive={false} />
               </BarChart>
             </ResponsiveContainer>
           </div>

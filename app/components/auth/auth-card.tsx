@@ -28,7 +28,7 @@ export function AuthErrorBox({ title, code, message, children }: { title: string
   return (
     <Alert type="error" title={title}>
       <p>
-        {message} <span className="whitespace-nowrap text-red-800/80">(error code: {code})</span>
+        {message} <span className="whitespace-nowrap text-xs text-red-800/80">(error code: {code})</span>
       </p>
       {children}
     </Alert>

@@ -9,6 +9,7 @@ import { Button } from '../ui/button'
 import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
 import { Input } from '../ui/input'
 import { FacetedFilter } from './faceted-filter'
+import { SavedViewsMenu } from './saved-views-menu'
 import { Switch } from './popover'
 import { encodeOrNull, type UpdateTableParams } from './use-table-params'
 
@@ -19,7 +20,7 @@ const FACETS_DELAY_MS = 500
 /**
  * The toolbar above the agents list: the name filter (applied 300 ms after the last keystroke,
  * Escape clears it), the facet menus with their options' counts, Reset, and on the right Live Sort,
- * Export CSV (of the filtered, sorted list with its columns) and the View menu that toggles columns.
+ * the saved views, Export CSV (of the filtered, sorted list with its columns) and the View menu that toggles columns.
  */
 export function AgentsToolbar({
   organizationId,
@@ -111,6 +112,7 @@ export function AgentsToolbar({
           <Switch checked={liveSort} onCheckedChange={onLiveSortChange} aria-label="Live Sort" />
           Live Sort
         </label>
+        <SavedViewsMenu organizationId={organizationId} params={params} update={update} />
         <Button asChild variant="outline" size="sm" className="h-8">
           <a href={exportHref} download>
             <Download /> Export CSV

@@ -1,6 +1,7 @@
 import { BarChart3, Table2 } from 'lucide-react'
 import { lazy, Suspense, useState, type ReactNode } from 'react'
 import type { ChartDatum } from '~/domain/fleet/labels'
+import { SEVERITY_COLORS } from './chart-colors'
 import { useNearViewport } from './use-near-viewport'
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card'
 
@@ -9,6 +10,8 @@ const ChartBody = lazy(() => import('./chart-body'))
 /**
  * One overview chart that the user can switch to a table (Key, Count, and Message when the data
  * has one). Horizontal bars get `barSize` px per row (Issues By Type: 50 px each, 100 when empty).
+ * The chart's axis names a bar by `label` (default: its message, else its key), so people read
+ * 'Tile temperature high' rather than an alert code; the table keeps the key beside the message.
  */
 export function ChartCard({
   title,
@@ -17,6 +20,7 @@ export function ChartCard({
   layout = 'horizontal',
   barSize = 28,
   height,
+  label = (d) => d.message || d.key,
   children,
 }: {
   title: string
@@ -25,6 +29,7 @@ export function ChartCard({
   layout?: 'horizontal' | 'vertical'
   barSize?: number
   height?: number
+  label?: (datum: ChartDatum) => string
   children?: ReactNode
 }) {
   const [view, setView] = useState<'chart' | 'table'>('chart')
@@ -37,10 +42,10 @@ export function ChartCard({
       <CardHeader className="flex-row items-center justify-between py-2">
         <CardTitle>{title}</CardTitle>
         <div className="flex rounded-md border p-0.5">
-          <button type="button" aria-label={`${title}: chart`} aria-pressed={view === 'chart'} onClick={() => setView('chart')} className={`rounded px-1.5 py-0.5 ${view === 'chart' ? 'bg-secondary' : 'text-muted-foreground'}`}>
+          <button type="button" aria-label={`${title}: chart`} aria-pressed={view === 'chart'} onClick={() => setView('chart')} className={`flex size-7 items-center justify-center rounded ${view === 'chart' ? 'bg-secondary' : 'text-muted-foreground'}`}>
             <BarChart3 className="size-3.5" />
           </button>
-          <button type="button" aria-label={`${title}: table`} aria-pressed={view === 'table'} onClick={() => setView('table')} className={`rounded px-1.5 py-0.5 ${view === 'table' ? 'bg-secondary' : 'text-muted-foreground'}`}>
+          <button type="button" aria-label={`${title}: table`} aria-pressed={view === 'table'} onClick={() => setView('table')} className={`flex size-7 items-center justify-center rounded ${view === 'table' ? 'bg-secondary' : 'text-muted-foreground'}`}>
             <Table2 className="size-3.5" />
           </button>
         </div>
@@ -79,7 +84,7 @@ export function ChartCard({
             {/* recharts (~110 KB gzip) loads in its own chunk after the page is interactive, once the chart is near the screen */}
             {nearViewport ? (
               <Suspense fallback={null}>
-                <ChartBody data={data} layout={layout} barSize={barSize} colors={colors} />
+                <ChartBody data={data.map((d) => ({ ...d, label: label(d) }))} layout={layout} barSize={barSize} colors={colors} />
               </Suspense>
             ) : null}
           </div>
@@ -91,7 +96,7 @@ export function ChartCard({
 }
 
 /** Chart colours of the severity steps (spec 02 section 3), keyed by step name and by its lower-case data key. */
-const STEP_COLORS = { Invalid: '#94a3b8', Critical: '#dc2626', Error: '#f97316', Warning: '#facc15', Notice: '#3b82f6' }
+const STEP_COLORS = { Invalid: SEVERITY_COLORS.invalid, Critical: SEVERITY_COLORS.critical, Error: SEVERITY_COLORS.error, Warning: SEVERITY_COLORS.warning, Notice: SEVERITY_COLORS.notice }
 export const SEVERITY_CHART_COLORS: Record<string, string> = {
   ...STEP_COLORS,
   ...Object.fromEntries(Object.entries(STEP_COLORS).map(([step, color]) => [step.toLowerCase(), color])),

@@ -1,12 +1,13 @@
 import { SEVERITY, SEVERITY_ORDER, severityLabel } from '~/domain/agents/derived'
+import { CHART, SEVERITY_COLORS } from './chart-colors'
 
 /** Bar colours of the severities, matching the severity badges (critical red ... notice blue). */
 const BAR_COLORS: Record<number, string> = {
-  [SEVERITY.critical]: '#dc2626',
-  [SEVERITY.error]: '#f97316',
-  [SEVERITY.warning]: '#facc15',
-  [SEVERITY.info]: '#38bdf8',
-  [SEVERITY.notice]: '#3b82f6',
+  [SEVERITY.critical]: SEVERITY_COLORS.critical,
+  [SEVERITY.error]: SEVERITY_COLORS.error,
+  [SEVERITY.warning]: SEVERITY_COLORS.warning,
+  [SEVERITY.info]: SEVERITY_COLORS.info,
+  [SEVERITY.notice]: SEVERITY_COLORS.notice,
 }
 
 export type IssueBreakdown = { critical: number; error: number; warning: number; info: number; notice: number }
@@ -31,7 +32,7 @@ export function IssueBreakdownBar({ breakdown, width = 300, height = 30 }: { bre
   return (
     <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label} className="block shrink-0">
       <title>{label}</title>
-      <rect x={0} y={0} width={width} height={height} rx={3} fill="#f1f5f9" />
+      <rect x={0} y={0} width={width} height={height} rx={3} fill={CHART.track} />
       {parts.map((p) => {
         const w = (p.count / total) * width
         const segment = (
@@ -48,7 +49,7 @@ export function IssueBreakdownBar({ breakdown, width = 300, height = 30 }: { bre
         return segment
       })}
       {total === 0 ? (
-        <text x={8} y={height / 2 + 4} fontSize={11} fill="#64748b">
+        <text x={8} y={height / 2 + 4} fontSize={11} fill={CHART.text}>
           No issues
         </text>
       ) : null}

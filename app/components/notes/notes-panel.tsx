@@ -9,6 +9,7 @@ import { Tooltip } from '~/components/ui/tooltip'
 import { DEFAULT_NOTE_COLOR } from '~/domain/notes/note-colors'
 import type { loader as notesLoader } from '~/routes/resources.notes'
 import { cn } from '~/utils/cn'
+import { isTypingTarget } from '~/utils/typing-target'
 import { CopyNoteLinkButton } from './copy-note-link'
 import {
   NOTE_COLOR_CLASSES,
@@ -22,7 +23,9 @@ import {
 /**
  * The notes side panel (spec 02 section 2): toggled by the header button or the key 'n' (not
  * while typing in a field), listing the notes of the current page path in modes list, view,
- * edit and new. Shown only inside an organization and only with canListNotes.
+ * edit and new. Shown only inside an organization and only with canListNotes. Opening it moves
+ * the focus into it; Escape or closing returns the focus to where it was. On phones it is a
+ * full-screen sheet over the page.
  */
 
 type NotesContextValue = {
@@ -36,12 +39,6 @@ type NotesContextValue = {
 
 const NotesContext = createContext<NotesContextValue | null>(null)
 const useNotes = () => useContext(NotesContext)
-
-/** Is the key press happening while the user types in a field? */
-function isTypingTarget(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false
-  return target.isContentEditable || Boolean(target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"]'))
-}
 
 /** Holds the panel state for the shell; `organizationId` null = no notes here (outside an organization or no right). */
 export function NotesProvider({ organizationId, children }: { organizationId: string | null; children: ReactNode }) {
@@ -170,8 +167,29 @@ function OpenNotesPanel({ organizationId, guard, setDirty, close }: { organizati
   const act = (note: NoteItem, intent: 'archive' | 'unarchive' | 'delete') => mutation.submit(intent, { noteId: note.id })
   const formError = mutation.failure?.issues.map((i) => i.message).join(' ') || undefined
 
+  // keyboard users land in the panel, and go back to what they had focused when it closes
+  const panel = useRef<HTMLElement>(null)
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
+    panel.current?.focus()
+    return () => {
+      if (opener?.isConnected) opener.focus()
+    }
+  }, [])
+
   return (
-    <aside aria-label="Notes panel" className="flex w-80 shrink-0 flex-col border-l bg-card xl:w-96">
+    <aside
+      ref={panel}
+      tabIndex={-1}
+      aria-label="Notes panel"
+      onKeyDown={(event) => {
+        // a menu or field that handles Escape itself marks it handled
+        if (event.key !== 'Escape' || event.defaultPrevented) return
+        event.preventDefault()
+        close()
+      }}
+      className="fixed inset-0 z-40 flex flex-col bg-card outline-none md:static md:z-auto md:w-80 md:shrink-0 md:border-l xl:w-96"
+    >
       <div className="flex h-11 shrink-0 items-center gap-2 border-b px-3">
         {mode.name !== 'list' ? (
           <Button variant="ghost" size="icon" className="size-7" aria-label="Back to notes" onClick={() => go({ name: 'list' })}>

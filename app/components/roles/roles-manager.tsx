@@ -79,9 +79,9 @@ export function RolesManager({ data }: { data: RolesData }) {
 
   return (
     <Card>
-      <CardHeader className="flex-row items-center justify-between gap-2">
+      <CardHeader className="flex-row flex-wrap items-center justify-between gap-2">
         <CardTitle>{data.organizationId ? 'Member Roles' : 'Global Roles'}</CardTitle>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           {data.isAdmin ? (
             <>
               <Button variant="outline" size="sm" onClick={() => setAdminAction('check')}>

@@ -11,6 +11,7 @@ import {
   Gauge,
   HelpCircle,
   Info,
+  Keyboard,
   LogOut,
   NotebookPen,
   Plus,
@@ -27,6 +28,7 @@ import { cn } from '~/utils/cn'
 import { useDebouncedCallback } from '~/utils/use-debounced-callback'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
 import { Tooltip } from '../ui/tooltip'
+import { SHOW_SHORTCUTS_EVENT } from './shortcut-help'
 
 export type SidebarProps = {
   collapsed: boolean
@@ -93,7 +95,7 @@ export function Sidebar(props: SidebarProps) {
                   // A sibling of the Agents link, not inside it: nested anchors break hydration.
                   <Link
                     to={`/enroll?organizationId=${org!.id}`}
-                    className="absolute right-1.5 flex items-center gap-0.5 rounded px-1.5 py-0.5 text-[11px] text-sidebar-foreground hover:bg-white/10 hover:text-white"
+                    className="absolute right-1 flex min-h-7 items-center gap-0.5 rounded px-2 text-[11px] text-sidebar-foreground hover:bg-white/10 hover:text-white"
                   >
                     <Plus className="size-3" /> Add Agent
                   </Link>
@@ -235,6 +237,9 @@ function ProfileMenu({ user, collapsed }: { user: { name: string; email: string 
         <DropdownMenuItem onSelect={() => navigate('/settings/preferences')}>Preferences</DropdownMenuItem>
         <DropdownMenuItem onSelect={() => navigate('/settings/notifications')}>Notifications</DropdownMenuItem>
         <DropdownMenuItem onSelect={() => navigate('/billing')}>Billing</DropdownMenuItem>
+        <DropdownMenuItem onSelect={() => window.dispatchEvent(new Event(SHOW_SHORTCUTS_EVENT))}>
+          <Keyboard /> Keyboard shortcuts <kbd className="ml-auto font-mono text-xs text-muted-foreground">?</kbd>
+        </DropdownMenuItem>
         <DropdownMenuSeparator />
         {/* Submitted from onSelect: a <Form> inside the menu is unmounted as the menu closes, which cancels its submit. */}
         <DropdownMenuItem onSelect={() => submit(null, { method: 'post', action: '/logout' })}>

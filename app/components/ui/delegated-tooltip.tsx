@@ -81,7 +81,7 @@ export function TooltipHost({ children, text, className }: { children: ReactNode
             <div
               id={id}
               role="tooltip"
-              className="pointer-events-none fixed z-50 rounded bg-slate-900 px-2 py-1 text-xs text-white shadow"
+              className="pointer-events-none fixed z-50 rounded bg-foreground px-2 py-1 text-xs text-background shadow"
               style={{
                 left: tip.x,
                 top: tip.y,

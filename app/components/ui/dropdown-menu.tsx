@@ -50,3 +50,19 @@ export const DropdownMenuLabel = ({ className, ...props }: ComponentProps<typeof
 export const DropdownMenuSeparator = ({ className, ...props }: ComponentProps<typeof Menu.Separator>) => (
   <Menu.Separator className={cn('-mx-1 my-1 h-px bg-border', className)} {...props} />
 )
+
+export const DropdownMenuRadioGroup = Menu.RadioGroup
+
+export function DropdownMenuRadioItem({ className, children, ...props }: ComponentProps<typeof Menu.RadioItem>) {
+  return (
+    <Menu.RadioItem
+      className={cn('relative flex cursor-pointer select-none items-center gap-2 rounded py-1.5 pl-7 pr-2 outline-none data-[highlighted]:bg-accent [&_svg]:size-4', className)}
+      {...props}
+    >
+      <span className="absolute left-2 flex size-3.5 items-center justify-center">
+        <Menu.ItemIndicator>•</Menu.ItemIndicator>
+      </span>
+      {children}
+    </Menu.RadioItem>
+  )
+}

@@ -12,7 +12,7 @@ export function Tooltip({ content, children, side = 'top' }: { content: ReactNod
     <TooltipPrimitive.Root delayDuration={200}>
       <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
       <TooltipPrimitive.Portal>
-        <TooltipPrimitive.Content side={side} sideOffset={4} className="z-50 rounded bg-slate-900 px-2 py-1 text-xs text-white shadow">
+        <TooltipPrimitive.Content side={side} sideOffset={4} className="z-50 rounded bg-foreground px-2 py-1 text-xs text-background shadow">
           {content}
         </TooltipPrimitive.Content>
       </TooltipPrimitive.Portal>
