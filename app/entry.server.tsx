@@ -1,8 +1,11 @@
-import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext } from '@remix-run/node'
-import { RemixServer } from '@remix-run/react'
-import { renderToPipeableStream } from 'react-dom/server'
+import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from '@remix-run/node'
+import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
+import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server'
+import { ServiceUnavailable } from './components/error-boundary'
 import { NonceProvider } from './utils/nonce'
 import { LowPriorityPreloads } from './utils/low-priority-preloads.server'
+import { isUnavailableError, RETRY_AFTER_SECONDS } from './utils/errors.server'
+import stylesheet from './tailwind.css?url'
 
 const ABORT_DELAY = 5_000
 
@@ -13,6 +16,8 @@ const ABORT_DELAY = 5_000
  * preloads go out at low priority (LowPriorityPreloads, decision 017).
  */
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext, loadContext: AppLoadContext) {
+  // server/unavailable-status.ts (markUnavailable) adds Retry-After to this answer itself
+  if (unavailable.has(loadContext)) return unavailablePage(typeof loadContext.markUnavailable !== 'function')
   const nonce = typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : undefined
   return new Promise((resolve, reject) => {
     let shellRendered = false
@@ -40,5 +45,53 @@ export default function handleRequest(request: Request, responseStatusCode: numb
       },
     )
     setTimeout(abort, ABORT_DELAY)
+  })
+}
+
+/** Load contexts of requests that failed because the database or broker was briefly unavailable. */
+const unavailable = new WeakSet<object>()
+
+/**
+ * Remix calls this with the original error before it hides it from the browser. A database or broker
+ * that is briefly unavailable (app/utils/errors.server.ts) is no bug: one warning line instead of a
+ * stack, and the answer becomes 503 + Retry-After (server/unavailable-status.ts; documents get
+ * unavailablePage below). Anything else is logged as Remix would.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return
+  if (isUnavailableError(error)) {
+    if (context) unavailable.add(context)
+    if (typeof context?.markUnavailable === 'function') (context.markUnavailable as () => void)()
+    console.warn(`[web] ${request.method} ${new URL(request.url).pathname}: database or broker unavailable: ${error instanceof Error ? error.message.split('\n').filter(Boolean).pop() : String(error)}`)
+    return
+  }
+  // as Remix's default: a route error response (404 for an unknown URL...) logs the error inside it
+  console.error(isRouteErrorResponse(error) && (error as { error?: unknown }).error ? (error as { error?: unknown }).error : error)
+}
+
+/**
+ * A self-contained page in the app's style (no scripts: the app's data cannot be loaded now) that
+ * reloads itself after a while.
+ */
+function unavailablePage(withRetryAfter: boolean): Response {
+  const body = renderToStaticMarkup(
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta httpEquiv="refresh" content={String(RETRY_AFTER_SECONDS * 2)} />
+        <title>Briefly unavailable - Pixelfleet</title>
+        <link rel="stylesheet" href={stylesheet} />
+      </head>
+      <body>
+        <main id="main-content">
+          <ServiceUnavailable />
+        </main>
+      </body>
+    </html>,
+  )
+  return new Response(`<!DOCTYPE html>${body}`, {
+    status: 503,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...(withRetryAfter ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {}) },
   })
 }

@@ -10,6 +10,8 @@ import { securityHeaders } from './security-headers'
 import { compressResponses } from './compress-response'
 import { webOps, type WebOps } from './web-ops'
 import { componentLogger } from '../app/utils/logger.server'
+import { unavailableMarker } from './unavailable-status'
+import { loadShedding } from './load-shedding'
 
 export type WebServer = { server: http.Server; port: number; ops: WebOps; close: () => Promise<void> }
 
@@ -50,7 +52,9 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
     app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()))
     build = (await import(path.join(buildDir, 'server/index.js'))) as ServerBuild
   }
-  app.all('*', remixHandler(build, options.dev ? 'development' : 'production', (_req, res) => ({ cspNonce: res.locals.cspNonce as string })))
+  // after the static files (cheap), before Remix: pages, data requests and the API are what a burst costs
+  app.use(loadShedding({ maxInFlight: config.WEB_MAX_IN_FLIGHT, maxQueued: config.WEB_MAX_QUEUED, maxWaitMs: config.WEB_QUEUE_WAIT_MS }))
+  app.all('*', remixHandler(build, options.dev ? 'development' : 'production', (_req, res) => ({ cspNonce: res.locals.cspNonce as string, markUnavailable: unavailableMarker(res) })))
 
   await listen(server, config.PORT, config.HOST, 'PORT')
   const port = (server.address() as AddressInfo).port

@@ -113,6 +113,10 @@ export const configSchema = z.object({
   INGEST_PARTITIONS: z.coerce.number().int('INGEST_PARTITIONS must be a whole number').min(1, 'INGEST_PARTITIONS must be 1 or more').max(64, 'INGEST_PARTITIONS must be at most 64').default(8),
   /** this node's name in logs and cross-node events; default host name and process id */
   NODE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'NODE_ID must be 1-64 letters, digits, ., _ or -').optional(),
+  /** load shedding (server/load-shedding.ts): web requests worked on at once (0 = no limit), waiting beyond that, and for how long */
+  WEB_MAX_IN_FLIGHT: z.coerce.number().int('WEB_MAX_IN_FLIGHT must be a whole number').min(0, 'WEB_MAX_IN_FLIGHT must be 0 (no limit) or more').max(10_000, 'WEB_MAX_IN_FLIGHT must be at most 10000').default(16),
+  WEB_MAX_QUEUED: z.coerce.number().int('WEB_MAX_QUEUED must be a whole number').min(0, 'WEB_MAX_QUEUED must be 0 or more').max(100_000, 'WEB_MAX_QUEUED must be at most 100000').default(32),
+  WEB_QUEUE_WAIT_MS: z.coerce.number().int('WEB_QUEUE_WAIT_MS must be a whole number').min(10, 'WEB_QUEUE_WAIT_MS must be 10 or more').max(60_000, 'WEB_QUEUE_WAIT_MS must be at most 60000').default(1_000),
   /** reverse proxies whose X-Forwarded-For/Proto are believed: a hop count or a CIDR list (docs/decisions/007) */
   TRUST_PROXY: z
     .string()

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from '@remix-run/react'
-import { ShieldAlert, SearchX, TriangleAlert } from 'lucide-react'
+import { CloudOff, ShieldAlert, SearchX, TriangleAlert } from 'lucide-react'
 import { Button } from './ui/button'
 
 export function AccessDenied({ punctuation = '!' }: { punctuation?: string }) {
@@ -28,6 +28,24 @@ export function NotFound() {
   )
 }
 
+/**
+ * The database or broker is briefly unavailable (a 503): the standalone page of app/entry.server.tsx
+ * and the error boundary of a client-side navigation that got a 503. A plain link, not <Link>: the
+ * standalone page has no router.
+ */
+export function ServiceUnavailable() {
+  return (
+    <div className="mx-auto flex max-w-lg flex-col items-center gap-3 py-20 text-center">
+      <CloudOff className="size-10 text-muted-foreground" />
+      <h1 className="text-xl font-semibold">The service is briefly unavailable</h1>
+      <p className="text-sm text-muted-foreground">The service is briefly unavailable. Please try again in a few seconds; nothing you saved before is lost.</p>
+      <Button asChild variant="outline">
+        <a href="">Try again</a>
+      </Button>
+    </div>
+  )
+}
+
 /** Every route module's ErrorBoundary: 403 -> Access denied, 404 -> Not found, else the message. */
 export function GeneralErrorBoundary() {
   const error = useRouteError()
@@ -35,6 +53,7 @@ export function GeneralErrorBoundary() {
     // spec 02: only the no-access page ends the sentence with '!'; other screens spell it without
     if (error.status === 403) return <AccessDenied punctuation="" />
     if (error.status === 404) return <NotFound />
+    if (error.status === 503) return <ServiceUnavailable />
   }
   const message = isRouteErrorResponse(error)
     ? ((error.data as { message?: string } | undefined)?.message ?? error.statusText)

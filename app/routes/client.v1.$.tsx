@@ -6,6 +6,7 @@ import { recordTokenCall } from '~/domain/audit/api-calls.server'
 import { resolveToken, userActor } from '~/domain/auth/session.server'
 import { readSessionToken, requestInfo } from '~/utils/auth.server'
 import { getConfig } from '~/utils/env.server'
+import { isUnavailableError, unavailableApiResponse } from '~/utils/errors.server'
 
 const json = (body: object, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } })
@@ -15,8 +16,22 @@ const error = (code: string, message: string, status: number, issues?: unknown[]
 
 export const loader = () => error('method-not-allowed', 'Use POST with a JSON body', 405)
 
-/** POST /client/v1/{name}?time=...: JSON in, always a JSON object out; errors as { code, message }. */
-export async function action({ request, params }: ActionFunctionArgs) {
+/**
+ * POST /client/v1/{name}?time=...: JSON in, always a JSON object out; errors as { code, message }:
+ * 503 `unavailable` with Retry-After while the database or broker is briefly unavailable, 500
+ * `internal` for anything unexpected (never Remix's text/plain error).
+ */
+export async function action(args: ActionFunctionArgs) {
+  try {
+    return await answer(args)
+  } catch (e) {
+    if (isUnavailableError(e)) return unavailableApiResponse()
+    console.error(`[api] ${args.params['*'] ?? ''} failed:`, e)
+    return error('internal', 'An unrecognized error has occurred', 500)
+  }
+}
+
+async function answer({ request, params }: ActionFunctionArgs) {
   if (request.method !== 'POST') return error('method-not-allowed', 'Use POST with a JSON body', 405)
   const name = params['*'] ?? ''
   const call = Object.hasOwn(apiCalls, name) ? apiCalls[name] : undefined
@@ -81,6 +96,7 @@ async function run(call: (typeof apiCalls)[string], name: string, ctx: ApiContex
     return json(result)
   } catch (e) {
     if (e instanceof DomainError) return error(e.code, e.message, e.status, e.issues)
+    if (isUnavailableError(e)) return unavailableApiResponse()
     console.error(`[api] ${name} failed:`, e)
     return error('internal', 'An unrecognized error has occurred', 500)
   }

@@ -40,7 +40,7 @@ describe('broker auth endpoint: who may ask', () => {
 
   it('refuses requests a proxy forwarded from outside the broker networks', async () => {
     expect(await ask('user', provision('dev-a'))).toBe('200 allow')
-    for (const headers of [
+    const forwardedFromOutside: Record<string, string>[] = [
       { 'x-forwarded-for': '203.0.113.9' },
       { 'x-forwarded-for': '127.0.0.1, 203.0.113.9' },
       { 'x-real-ip': '198.51.100.4' },
@@ -48,7 +48,8 @@ describe('broker auth endpoint: who may ask', () => {
       { forwarded: 'for="[2001:db8::7]:4711"' },
       { forwarded: 'for=_hidden' },
       { 'x-forwarded-for': 'not-an-address' },
-    ]) {
+    ]
+    for (const headers of forwardedFromOutside) {
       expect(await ask('user', provision('dev-a'), headers), JSON.stringify(headers)).toBe('403 deny')
       expect(await ask('vhost', { username: 'provision', vhost: '/', client_id: 'dev-a' }, headers)).toBe('403 deny')
     }
