@@ -11,39 +11,28 @@ import http2 from 'node:http2'
 import { hostLabelOf } from '../app/domain/relay/address.server'
 import { addressMatches } from '../app/domain/relay/session-checks.server'
 import { redeemProxyCode } from '../app/domain/relay/sessions.server'
-import { type DataPool } from './data-connections'
 import { forwardData, type DataTunnel } from './data-forward'
 import { sendAgentAnswer } from './answer'
-import { agentCookies, agentResponseHeaders, HOP_BY_HOP, readRelayCookie, relayCookie, relayOwnHeaders } from './headers'
-import { INTERNAL_AGENT_HEADER, INTERNAL_CLIENT_HEADER, INTERNAL_HOST_HEADER, INTERNAL_SECRET_HEADER, isRelayOwnHeader, type PeerRouter } from './nodes'
-import { type SessionTracker } from './session-tracker'
+import {
+  agentRequestHeaders,
+  ANSWER_TIMEOUT_MESSAGE,
+  clientAddress,
+  liveTunnel,
+  NO_SESSION_MESSAGE,
+  NO_TUNNEL_MESSAGE,
+  sendText,
+  TUNNEL_LOST_MESSAGE,
+  type BrowserSide,
+  type TunnelLink,
+  type Visit,
+} from './browser-side'
+import { agentResponseHeaders, readRelayCookie, relayCookie, relayOwnHeaders } from './headers'
+import { INTERNAL_AGENT_HEADER, INTERNAL_CLIENT_HEADER, INTERNAL_HOST_HEADER, INTERNAL_SECRET_HEADER } from './nodes'
 
-export const NO_TUNNEL_MESSAGE = 'The agent is not connected to the relay (its tunnel is closed). Try again when the agent is back online.'
-export const TUNNEL_LOST_MESSAGE = 'The connection to the agent was lost during the request.'
-export const ANSWER_TIMEOUT_MESSAGE = 'The agent did not answer in time.'
-export const NO_SESSION_MESSAGE = 'Not found. Open the remote portal from the agents list.'
 export const SERVICE_WORKER_MESSAGE = 'Service workers are not allowed through the relay.'
 export const CODE_USED_MESSAGE = 'This remote portal link was already used or has expired. Open the portal again from the agents list.'
 
 const SESSION_PATH = /^\/session\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)(\/.*)?$/
-
-/** What the browser side needs of the tunnel registry. */
-export type TunnelLink = {
-  h2: http2.ClientHttp2Session
-  active: number
-  /** the agent's data connections, when it opens them (relay/data-connections.ts) */
-  data?: DataPool
-}
-export type BrowserSide = {
-  sessions: SessionTracker
-  tunnel: (agentId: string) => TunnelLink | undefined
-  activity: (tunnel: TunnelLink) => void
-  /** other relay nodes: where an agent's tunnel is when this node holds none */
-  peers: PeerRouter
-  account: (req: http.IncomingMessage, res: http.ServerResponse, path: string) => Promise<unknown>
-  /** a request the agent has not begun to answer by then gets a 504 (RELAY_ANSWER_TIMEOUT_SECONDS) */
-  answerTimeoutMs: number
-}
 
 export async function handleBrowserRequest(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide) {
   // Another relay node forwarding a request it checked to the tunnel this node holds.
@@ -90,42 +79,12 @@ export async function handleBrowserRequest(req: http.IncomingMessage, res: http.
   return sendText(res, 502, NO_TUNNEL_MESSAGE)
 }
 
-export function liveTunnel(side: BrowserSide, agentId: string) {
-  const tunnel = side.tunnel(agentId)
-  return tunnel && !tunnel.h2.destroyed && !tunnel.h2.closed ? tunnel : undefined
-}
-
 /** A request a peer node already checked against its session: straight to the tunnel held here. */
 function handleInternalRequest(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide) {
   if (!side.peers.trusted(req)) return sendText(res, 403, 'Forbidden')
   const tunnel = liveTunnel(side, String(req.headers[INTERNAL_AGENT_HEADER] ?? ''))
   if (!tunnel) return sendText(res, 502, NO_TUNNEL_MESSAGE)
   forward(req, res, side, tunnel, { label: null, sessionId: null, path: req.url ?? '/', client: String(req.headers[INTERNAL_CLIENT_HEADER] ?? ''), host: String(req.headers[INTERNAL_HOST_HEADER] ?? '') })
-}
-
-/** One browser request: who asked (session, client address, session host) and what. A null label = forwarded by a peer node, which keeps the session's books. */
-export type Visit = { label: string | null; sessionId: string | null; path: string; client: string; host: string }
-
-/** The headers a browser request travels to the agent with: hop-by-hop, forwarding, relay-internal and the portal's and relay's cookies removed. */
-export function agentRequestHeaders(req: http.IncomingMessage, visit: Visit): http2.OutgoingHttpHeaders {
-  const headers: http2.OutgoingHttpHeaders = {
-    ':method': req.method ?? 'GET',
-    ':path': visit.path,
-    'x-forwarded-for': visit.client,
-    'x-forwarded-host': visit.host,
-    'x-forwarded-proto': 'http',
-  }
-  for (const name in req.headers) {
-    const value = req.headers[name]
-    if (HOP_BY_HOP.has(name) || name.startsWith('x-forwarded-') || isRelayOwnHeader(name) || value === undefined) continue
-    if (name === 'cookie') {
-      const kept = agentCookies(String(value))
-      if (kept) headers.cookie = kept
-      continue
-    }
-    headers[name] = value
-  }
-  return headers
 }
 
 function forward(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide, tunnel: TunnelLink, visit: Visit) {
@@ -191,16 +150,3 @@ function redirect(res: http.ServerResponse, location: string, cookie?: string) {
   res.end()
 }
 
-export function clientAddress(req: http.IncomingMessage) {
-  return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '')
-}
-
-export function sendText(res: http.ServerResponse, status: number, message: string) {
-  res.writeHead(status, relayOwnHeaders('text/plain; charset=utf-8'))
-  res.end(message)
-}
-
-export function sendJson(res: http.ServerResponse, status: number, body: object) {
-  res.writeHead(status, { ...relayOwnHeaders('application/json; charset=utf-8') })
-  res.end(JSON.stringify(body))
-}

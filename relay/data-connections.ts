@@ -109,6 +109,19 @@ export class DataPool {
     } else this.fresh.push(socket)
   }
 
+  /**
+   * A never-used data connection for a WebSocket handshake, or none (more are asked for). Never a
+   * kept-alive one: the UI may be closing that one just then (its keep-alive timeout), and a
+   * handshake on it fails; a fresh one reaches the UI only once the handshake's bytes arrive.
+   */
+  takeFresh(): Socket | undefined {
+    if (this.closed) return undefined
+    let socket = this.fresh.pop()
+    while (socket?.destroyed) socket = this.fresh.pop()
+    this.refill(socket ? 0 : 1)
+    return socket
+  }
+
   private take(callback: Waiter['callback']): Duplex | undefined {
     if (this.closed) {
       callback(new Error('The tunnel is closed'))

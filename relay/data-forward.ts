@@ -6,7 +6,7 @@
  */
 import http from 'node:http'
 import { type Duplex } from 'node:stream'
-import { agentRequestHeaders, sendText, TUNNEL_LOST_MESSAGE, type BrowserSide, type TunnelLink, type Visit } from './browser'
+import { agentRequestHeaders, sendText, TUNNEL_LOST_MESSAGE, type BrowserSide, type TunnelLink, type Visit } from './browser-side'
 import { http1Headers, type DataPool } from './data-connections'
 import { sendAgentAnswer } from './answer'
 import { pipeLoose } from './loose-pipe'
@@ -65,7 +65,13 @@ export function forwardData(req: http.IncomingMessage, res: http.ServerResponse,
 
 const HANDSHAKE_HEADERS = ['sec-websocket-accept', 'sec-websocket-protocol', 'sec-websocket-extensions']
 
-/** A browser WebSocket as a plain upgrade on a data connection, then bytes both ways. */
+/**
+ * A browser WebSocket as a plain upgrade on an idle data connection, then bytes both ways. Without
+ * one idle, and when the handshake fails before the agent answered anything (a kept-alive
+ * connection the UI closed just then), it goes over the HTTP/2 tunnel (`fallback`) instead of
+ * answering 502: under load the old way (waiting up to 3 s for a new connection, or losing the race
+ * with the UI's keep-alive timeout) answered 502.
+ */
 export function upgradeOverData(
   req: http.IncomingMessage,
   socket: Duplex,
@@ -75,12 +81,20 @@ export function upgradeOverData(
   visit: Visit,
   change: (delta: 1 | -1) => void,
   refuse: (status: number, message: string) => void,
+  fallback: () => void,
 ) {
+  // A fresh connection first (the UI cannot be closing it), else an idle kept-alive one; never a wait.
+  const fresh = tunnel.data.takeFresh()
+  if (!fresh && !tunnel.data.ready()) return fallback()
   const headers = { ...http1Headers(agentRequestHeaders(req, visit), tunnel.data.localHost), connection: 'Upgrade', upgrade: 'websocket' }
-  const upstream = http.request({ method: 'GET', path: visit.path, headers, agent: tunnel.data.agent })
+  // (no `agent` with createConnection: `agent: false` would make Node dial a connection of its own)
+  const via = fresh ? { createConnection: () => fresh } : { agent: tunnel.data.agent }
+  const upstream = http.request({ method: 'GET', path: visit.path, headers, ...via })
+  let answered = false
   const early = () => upstream.destroy()
   socket.once('close', early)
   upstream.on('upgrade', (answer, agentSocket: Duplex, agentHead: Buffer) => {
+    answered = true
     socket.off('close', early)
     if (socket.destroyed) return void agentSocket.destroy()
     const lines = ['HTTP/1.1 101 Switching Protocols', 'Upgrade: websocket', 'Connection: Upgrade']
@@ -108,9 +122,15 @@ export function upgradeOverData(
     socket.pipe(agentSocket)
   })
   upstream.on('response', (answer) => {
+    answered = true
     answer.resume()
     refuse(answer.statusCode ?? 502, 'The agent refused the WebSocket')
   })
-  upstream.on('error', () => refuse(502, TUNNEL_LOST_MESSAGE))
+  upstream.on('error', () => {
+    if (answered || socket.destroyed) return
+    answered = true
+    socket.off('close', early)
+    fallback()
+  })
   upstream.end()
 }

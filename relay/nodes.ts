@@ -9,8 +9,9 @@
 import { timingSafeEqual } from 'node:crypto'
 import http from 'node:http'
 import https from 'node:https'
+import { type Socket } from 'node:net'
 import { type Duplex } from 'node:stream'
-import { closeDeadNodes, findTunnelNode, heartbeatRelayNode, NODE_HEARTBEAT_MS, removeRelayNode, type RelayPeer } from '../app/domain/relay/nodes.server'
+import { closeDeadNodes, findTunnelNode, heartbeatRelayNode, NODE_EXPIRY_MS, NODE_HEARTBEAT_MS, removeRelayNode, type RelayPeer } from '../app/domain/relay/nodes.server'
 import { HOP_BY_HOP } from './headers'
 
 export const INTERNAL_SECRET_HEADER = 'x-pf-relay-secret'
@@ -19,11 +20,20 @@ export const INTERNAL_CLIENT_HEADER = 'x-pf-relay-client'
 export const INTERNAL_HOST_HEADER = 'x-pf-relay-host'
 /** Where a peer's tunnel was looked up recently: a page load is dozens of requests. */
 const PEER_CACHE_MS = 1000
+/** How long a data connection that reached the wrong node waits for the holder's tunnel row. */
+const DATA_PEER_WAIT_MS = 5000
 
 /** Headers only relays speak among themselves (and the tunnel's own upgrade markers): never from a browser to an agent. */
 export const isRelayOwnHeader = (name: string) => name.startsWith('x-pf-relay-') || name.startsWith('pf-')
 
 export type RelayNodeSettings = { id: string; internalUrl: string; secret: string | null }
+
+/** How often a node renews its heartbeat, and after how long without one a node counts as dead (tests shorten both). */
+export type NodeTiming = { heartbeatMs: number; expiryMs: number }
+const DEFAULT_TIMING: NodeTiming = { heartbeatMs: NODE_HEARTBEAT_MS, expiryMs: NODE_EXPIRY_MS }
+
+/** The database side of the heartbeat (a seam: tests make its writes fail as in a database outage). */
+export type NodeHeartbeat = (nodeId: string, internalUrl: string, now: Date) => Promise<'renewed' | 'registered'>
 
 type Visit = { path: string; client: string; host: string }
 
@@ -32,10 +42,17 @@ export class PeerRouter {
   private readonly secret: Buffer | null
   private readonly agents = { http: new http.Agent({ keepAlive: true, noDelay: true }), https: new https.Agent({ keepAlive: true, noDelay: true }) }
   private timer?: NodeJS.Timeout
+  private beating = false
+  /** Since when this node's heartbeat writes have all succeeded in good time (null: the last one failed). */
+  private healthySince: number | null = null
+  /** A heartbeat failed since the tunnels were last asserted. */
+  private recovering = false
 
   constructor(
     readonly node: RelayNodeSettings,
     private readonly log: (line: string) => void,
+    private readonly timing: NodeTiming = DEFAULT_TIMING,
+    private readonly writeHeartbeat: NodeHeartbeat = heartbeatRelayNode,
   ) {
     this.secret = node.secret ? Buffer.from(node.secret) : null
   }
@@ -45,16 +62,51 @@ export class PeerRouter {
     return this.secret !== null
   }
 
-  async start() {
+  /**
+   * Registers the node and renews its heartbeat every heartbeatMs. `reassert` re-states the
+   * tunnels this node holds (rows open, agents' tunnel state) and is called when the node finds it
+   * was forgotten or its heartbeats failed (docs/decisions/031-relay-heartbeat-after-database-blip.md).
+   */
+  async start(reassert: () => Promise<number>) {
     if (!this.enabled) return
-    const beat = async () => {
-      await heartbeatRelayNode(this.node.id, this.node.internalUrl)
-      const dead = await closeDeadNodes()
-      if (dead.length) this.log(`relay: nodes ${dead.join(', ')} stopped sending heartbeats; their tunnels are closed`)
-    }
-    await beat()
-    this.timer = setInterval(() => void beat().catch((error: Error) => this.log(`relay: node heartbeat failed: ${error.message}`)), NODE_HEARTBEAT_MS)
+    await this.writeHeartbeat(this.node.id, this.node.internalUrl, new Date())
+    this.healthySince = Date.now()
+    this.timer = setInterval(() => void this.beat(reassert), this.timing.heartbeatMs)
     this.timer.unref()
+  }
+
+  /**
+   * One heartbeat. Another node's tunnels are closed only when its heartbeat is older than the
+   * expiry AND this node's own writes have all succeeded, each within a quarter of the expiry, for
+   * longer than the expiry: after a database blip every node's heartbeat is stale, and the first
+   * node back must not declare the others dead before they have had the same chance to write.
+   */
+  private async beat(reassert: () => Promise<number>) {
+    // A write still running (a hung database) is neither success nor failure yet.
+    if (this.beating) return
+    this.beating = true
+    const started = Date.now()
+    try {
+      const state = await this.writeHeartbeat(this.node.id, this.node.internalUrl, new Date(started))
+      const ended = Date.now()
+      // A write slower than a quarter of the expiry means a database in trouble: the streak restarts.
+      if (this.healthySince === null || ended - started > this.timing.expiryMs / 4) this.healthySince = ended
+      if (state === 'registered' || this.recovering) {
+        this.recovering = false
+        const restated = await reassert()
+        this.log(`relay: node heartbeat written again${state === 'registered' ? ' (this node had been judged dead)' : ''}; ${restated} tunnel record${restated === 1 ? '' : 's'} re-asserted`)
+      }
+      if (ended - this.healthySince > this.timing.expiryMs) {
+        const dead = await closeDeadNodes(ended, this.timing.expiryMs)
+        if (dead.length) this.log(`relay: nodes ${dead.join(', ')} stopped sending heartbeats; their tunnels are closed`)
+      }
+    } catch (error) {
+      if (this.healthySince !== null) this.log(`relay: node heartbeat failed (other nodes' tunnels are not judged until heartbeats succeed again for ${this.timing.expiryMs / 1000} s): ${(error as Error).message}`)
+      this.healthySince = null
+      this.recovering = true
+    } finally {
+      this.beating = false
+    }
   }
 
   async stop() {
@@ -68,7 +120,7 @@ export class PeerRouter {
     if (!this.enabled) return null
     const cached = this.cache.get(agentId)
     if (cached && Date.now() - cached.at < PEER_CACHE_MS) return cached.peer
-    const peer = await findTunnelNode(agentId, this.node.id)
+    const peer = await findTunnelNode(agentId, this.node.id, Date.now(), this.timing.expiryMs)
     if (this.cache.size > 10_000) this.cache.clear()
     this.cache.set(agentId, { peer, at: Date.now() })
     return peer
@@ -120,6 +172,60 @@ export class PeerRouter {
       } else res.destroy()
     })
     req.pipe(upstream)
+  }
+
+  /**
+   * The live peer holding the agent's tunnel, for a data connection that reached this node: the
+   * holder's tunnel row is written just after its 101, and the agent opens its data connections
+   * right then, so a missing row is looked up again for a few seconds (uncached).
+   */
+  async findForData(agentId: string): Promise<RelayPeer | null> {
+    if (!this.enabled) return null
+    const deadline = Date.now() + DATA_PEER_WAIT_MS
+    for (;;) {
+      const peer = await findTunnelNode(agentId, this.node.id, Date.now(), this.timing.expiryMs)
+      if (peer || Date.now() >= deadline) return peer
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
+
+  /**
+   * An agent's data connection that a round-robin balancer sent here while a peer holds its
+   * tunnel: the upgrade goes to the peer's internal address with the secret (the peer checks the
+   * agent's credentials and tunnel id itself), then the two connections are spliced.
+   */
+  forwardData(req: http.IncomingMessage, socket: Duplex, head: Buffer, peer: RelayPeer, agentId: string, refuse: (status: number, text: string) => void) {
+    const upstream = this.request(req, peer, agentId, { path: req.url ?? '/', client: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''), host: req.headers.host ?? '' }, true)
+    const early = () => upstream.destroy()
+    socket.once('close', early)
+    upstream.on('upgrade', (answer, peerSocket: Duplex, peerHead: Buffer) => {
+      socket.off('close', early)
+      if (socket.destroyed) return void peerSocket.destroy()
+      const lines = ['HTTP/1.1 101 Switching Protocols']
+      for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`)
+      socket.write(`${lines.join('\r\n')}\r\n\r\n`)
+      if (peerHead.length) socket.write(peerHead)
+      if (head.length) peerSocket.write(head)
+      const close = () => {
+        socket.destroy()
+        peerSocket.destroy()
+      }
+      ;(peerSocket as Socket).setNoDelay?.(true)
+      ;(socket as Socket).setNoDelay?.(true)
+      peerSocket.on('error', close).on('close', close)
+      socket.on('error', close).on('close', close)
+      peerSocket.pipe(socket)
+      socket.pipe(peerSocket)
+    })
+    upstream.on('response', (answer) => {
+      answer.resume()
+      refuse(answer.statusCode ?? 502, answer.statusMessage ?? 'Bad Gateway')
+    })
+    upstream.on('error', (error) => {
+      this.log(`relay: node ${peer.nodeId} unreachable for a data connection: ${error.message}`)
+      refuse(502, 'Bad Gateway')
+    })
+    upstream.end()
   }
 
   /** A browser WebSocket whose agent tunnel a peer holds: the handshake goes to the peer, then bytes both ways. */

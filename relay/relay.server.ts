@@ -22,16 +22,17 @@ import { resolveToken, userActor } from '../app/domain/auth/session.server'
 import { DomainError } from '../app/domain/errors'
 import { hostLabelOf, isPortalOrigin } from '../app/domain/relay/address.server'
 import { closeProxySession, openProxySession } from '../app/domain/relay/sessions.server'
-import { closeStaleTunnels, recordTunnelActivity, recordTunnelClosed, recordTunnelOpened } from '../app/domain/relay/tunnels.server'
+import { closeStaleTunnels, reassertTunnel, recordTunnelActivity, recordTunnelClosed, recordTunnelOpened } from '../app/domain/relay/tunnels.server'
 import { getConfig } from '../app/utils/env.server'
 import { listen } from '../server/app'
-import { clientAddress, handleBrowserRequest, sendJson, sendText, type BrowserSide, type TunnelLink } from './browser'
-import { INTERNAL_SECRET_HEADER, PeerRouter, type RelayNodeSettings } from './nodes'
+import { handleBrowserRequest } from './browser'
+import { clientAddress, sendJson, sendText, type BrowserSide, type TunnelLink } from './browser-side'
+import { INTERNAL_SECRET_HEADER, PeerRouter, type NodeHeartbeat, type NodeTiming, type RelayNodeSettings } from './nodes'
 import { SessionTracker, SWEEP_MS } from './session-tracker'
 import { handleBrowserUpgrade, handleInternalUpgrade, refuseSocket } from './upgrade'
 import { acceptDataConnection, acceptTunnel, refuseUpgrade, type Tunnel, type TunnelTransport } from './tunnel-accept'
 
-export { NO_TUNNEL_MESSAGE, TUNNEL_LOST_MESSAGE } from './browser'
+export { NO_TUNNEL_MESSAGE, TUNNEL_LOST_MESSAGE } from './browser-side'
 
 export type Relay = {
   server: http.Server
@@ -53,6 +54,10 @@ export type RelayOptions = {
   log?: (line: string) => void
   /** this node among several (default: RELAY_NODE_ID, RELAY_INTERNAL_URL, RELAY_INTERNAL_SECRET; id host:port) */
   node?: Partial<RelayNodeSettings>
+  /** heartbeat interval and expiry among nodes (default 5 s and 20 s; tests shorten them) */
+  nodeTiming?: NodeTiming
+  /** writes this node's heartbeat (default: the database; tests make it fail like a database outage) */
+  nodeHeartbeat?: NodeHeartbeat
   /** default: RELAY_ANSWER_TIMEOUT_SECONDS */
   answerTimeoutMs?: number
 }
@@ -91,7 +96,11 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false })
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => undefined)
-    if (req.headers[INTERNAL_SECRET_HEADER] !== undefined) return handleInternalUpgrade(req, socket, head, side)
+    if (req.headers[INTERNAL_SECRET_HEADER] !== undefined) {
+      // An agent's data connection another node forwarded here (it reached that node, this one holds the tunnel).
+      if (req.url?.startsWith('/tunnel/data') && peers.trusted(req)) return void acceptLocalData(req, socket, head)
+      return handleInternalUpgrade(req, socket, head, side)
+    }
     if (hostLabelOf(req.headers.host)) {
       return void handleBrowserUpgrade(req, socket, head, side).catch((error: Error) => {
         log(`relay: WebSocket ${req.url} failed: ${error.message}`)
@@ -99,7 +108,12 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       })
     }
     if (req.url?.startsWith('/tunnel/data')) {
-      return void acceptDataConnection(req, socket, head, (agentId) => tunnels.get(agentId)).catch((error: Error) => {
+      const elsewhere = async (agentId: string) => {
+        const peer = await peers.findForData(agentId)
+        if (peer) peers.forwardData(req, socket, head, peer, agentId, (status, text) => refuseUpgrade(socket, status, text))
+        return peer !== null
+      }
+      return void acceptDataConnection(req, socket, head, (agentId) => tunnels.get(agentId), elsewhere).catch((error: Error) => {
         log(`relay: data connection failed: ${error.message}`)
         refuseUpgrade(socket, 500, 'Internal Server Error')
       })
@@ -109,13 +123,19 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       refuseUpgrade(socket, 500, 'Internal Server Error')
     })
   })
+  const acceptLocalData = (req: http.IncomingMessage, socket: Duplex, head: Buffer) =>
+    acceptDataConnection(req, socket, head, (agentId) => tunnels.get(agentId)).catch((error: Error) => {
+      log(`relay: forwarded data connection failed: ${error.message}`)
+      refuseUpgrade(socket, 500, 'Internal Server Error')
+    })
   await listen(server, options.port, options.host, 'RELAY_PORT')
   const port = (server.address() as AddressInfo).port
   const nodeId = options.node?.id ?? config.RELAY_NODE_ID ?? `${os.hostname()}:${port}`
-  peers = new PeerRouter({ id: nodeId, internalUrl: options.node?.internalUrl ?? config.RELAY_INTERNAL_URL ?? `http://127.0.0.1:${port}`, secret: options.node?.secret ?? config.RELAY_INTERNAL_SECRET ?? null }, log)
+  const settings = { id: nodeId, internalUrl: options.node?.internalUrl ?? config.RELAY_INTERNAL_URL ?? `http://127.0.0.1:${port}`, secret: options.node?.secret ?? config.RELAY_INTERNAL_SECRET ?? null }
+  peers = new PeerRouter(settings, log, options.nodeTiming, options.nodeHeartbeat)
   tunnels.relayNode = nodeId
   await closeStaleTunnels(tunnels.relayNode)
-  await peers.start()
+  await peers.start(() => tunnels.reassert())
   const heartbeat = setInterval(() => tunnels.heartbeat(), HEARTBEAT_MS)
   heartbeat.unref()
   let sweeping = false
@@ -123,7 +143,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     if (sweeping) return
     sweeping = true
     sessions
-      .sweep()
+      .sweep(log)
       .catch((error: Error) => log(`relay: session sweep failed: ${error.message}`))
       .finally(() => (sweeping = false))
   }, SWEEP_MS)
@@ -211,6 +231,7 @@ class Bookkeeping {
 class TunnelRegistry {
   relayNode = ''
   private readonly byAgent = new Map<string, Tunnel>()
+  private readonly remotes = new WeakMap<Tunnel, { address: string; port: number }>()
 
   constructor(private readonly books: Bookkeeping) {}
 
@@ -223,6 +244,7 @@ class TunnelRegistry {
   }
 
   open(tunnel: Tunnel, remote: { address: string; port: number }) {
+    this.remotes.set(tunnel, remote)
     const previous = this.byAgent.get(tunnel.agentId)
     this.byAgent.set(tunnel.agentId, tunnel)
     previous?.close()
@@ -250,6 +272,29 @@ class TunnelRegistry {
     this.books.soon(`tunnel:${tunnel.agentId}`, async () => {
       if (tunnel.rowId && this.byAgent.get(tunnel.agentId) === tunnel) await recordTunnelActivity(tunnel.rowId, tunnel.forwards)
     })
+  }
+
+  /**
+   * Says again, for every open tunnel, that this node holds it: a row another node closed while this
+   * node's heartbeats failed is reopened, a row whose first write failed is written, and the agent's
+   * tunnel state is 'true' again. In each tunnel's write order, so a close queued meanwhile comes after.
+   */
+  async reassert() {
+    let restated = 0
+    await Promise.all(
+      [...this.byAgent.values()].map((tunnel) =>
+        this.books.now(`tunnel:${tunnel.agentId}`, async () => {
+          if (this.byAgent.get(tunnel.agentId) !== tunnel || tunnel.h2.destroyed) return
+          if (tunnel.rowId) {
+            if (await reassertTunnel(tunnel.rowId, tunnel.agentId)) restated++
+            return
+          }
+          tunnel.rowId = await recordTunnelOpened(tunnel.agentId, { ...this.remotes.get(tunnel)!, relayNode: this.relayNode, forwards: tunnel.forwards })
+          restated++
+        }),
+      ),
+    )
+    return restated
   }
 
   heartbeat() {

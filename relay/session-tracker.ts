@@ -11,11 +11,13 @@ import {
   endProxySession,
   judgeProxySession,
   listOpenProxySessionLabels,
+  loadProxySession,
   proxySessionRightsLost,
   type EndReason,
+  type ProxySessionRecord,
   type ProxyVerdict,
 } from '../app/domain/relay/session-checks.server'
-import { loadProxySession, recordProxyActivity, type ProxySessionRecord } from '../app/domain/relay/sessions.server'
+import { recordProxyActivity } from '../app/domain/relay/sessions.server'
 
 /** How long the relay trusts a session record and rights check it made. */
 export const SESSION_RECHECK_MS = 2000
@@ -34,6 +36,8 @@ export class SessionTracker {
   private readonly records = new Map<string, { record: ProxySessionRecord; readAt: number }>()
   private readonly loading = new Map<string, Promise<ProxySessionRecord>>()
   private readonly activity = new Map<string, Activity>()
+  /** Sessions whose sweep failed, reported once until one succeeds. */
+  private readonly failing = new Set<string>()
 
   constructor(private readonly books: Writer) {}
 
@@ -111,15 +115,25 @@ export class SessionTracker {
     await this.books.now(`session:${entry.sessionId}`, () => auditProxyRequests(entry.sessionId, paths, overflow))
   }
 
-  /** Ends the open sessions that reached a limit or lost their rights, and flushes path counts. */
-  async sweep() {
+  /**
+   * Ends the open sessions that reached a limit or lost their rights, and flushes path counts. One
+   * session that cannot be judged (its write fails) does not stop the others; it is reported once,
+   * not every sweep, and tried again at the next.
+   */
+  async sweep(log: (line: string) => void = () => undefined) {
     const labels = new Set([...(await listOpenProxySessionLabels()), ...this.activity.keys()])
     for (const label of labels) {
-      this.records.delete(label)
-      const record = await this.load(label)
-      const entry = this.activity.get(label)
-      if (!record || record.closedAt) await this.flush(label, true)
-      else if (entry && Date.now() - entry.flushedAt >= PATH_FLUSH_MS) await this.flush(label, false)
+      try {
+        this.records.delete(label)
+        const record = await this.load(label)
+        const entry = this.activity.get(label)
+        if (!record || record.closedAt) await this.flush(label, true)
+        else if (entry && Date.now() - entry.flushedAt >= PATH_FLUSH_MS) await this.flush(label, false)
+        this.failing.delete(label)
+      } catch (error) {
+        if (!this.failing.has(label)) log(`relay: sweeping session ${label} failed: ${(error as Error).message}`)
+        this.failing.add(label)
+      }
     }
   }
 

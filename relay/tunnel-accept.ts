@@ -15,7 +15,7 @@ import { type Duplex } from 'node:stream'
 import { type WebSocketServer } from 'ws'
 import { authenticateAgent } from '../ingest/agent-gateway.server'
 import { hostLabelOf } from '../app/domain/relay/address.server'
-import { clientAddress } from './browser'
+import { clientAddress } from './browser-side'
 import { DATA_PROTOCOL, DataPool, MAX_DATA_CONNECTIONS, newDataId, FEATURES_HEADER, TUNNEL_ID_HEADER } from './data-connections'
 import { tunnelStream } from './tunnel-stream'
 import { withOwnReads } from './data-reads'
@@ -120,13 +120,23 @@ export async function acceptTunnel(req: http.IncomingMessage, socket: Duplex, he
  * credentials, and the id its current control tunnel got, so a connection joins exactly that
  * agent's tunnel. Refused with a plain HTTP answer otherwise.
  */
-export async function acceptDataConnection(req: http.IncomingMessage, socket: Duplex, head: Buffer, find: (agentId: string) => Tunnel | undefined) {
+export async function acceptDataConnection(
+  req: http.IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  find: (agentId: string) => Tunnel | undefined,
+  /** hands the connection to the node holding the agent's tunnel when this one holds none (true: handed) */
+  elsewhere?: (agentId: string) => Promise<boolean>,
+) {
   if (String(req.headers.upgrade ?? '').toLowerCase() !== DATA_PROTOCOL) return refuseUpgrade(socket, 400, 'Bad Request')
   const credentials = parseBasicAuth(req.headers.authorization)
   if (!credentials) return refuseUpgrade(socket, 401, 'Unauthorized')
   const auth = await authenticateAgent(credentials.user, credentials.password)
   if (!auth.ok) return refuseUpgrade(socket, auth.reason === 'disabled' ? 403 : 401, auth.reason === 'disabled' ? 'Forbidden' : 'Unauthorized')
-  const pool = find(credentials.user)?.data
+  const tunnel = find(credentials.user)
+  // A balancer may send data connections to any node: the one holding the tunnel gets them.
+  if (!tunnel && elsewhere && (await elsewhere(credentials.user))) return
+  const pool = tunnel?.data
   const id = new URL(req.url ?? '/', 'http://relay').searchParams.get('tunnel') ?? ''
   // No open tunnel of this agent with that id (closed, replaced, or another agent's): nothing to join.
   if (!pool || !pool.matches(id)) return refuseUpgrade(socket, 409, 'Conflict')

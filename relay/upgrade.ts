@@ -10,7 +10,7 @@ import type http from 'node:http'
 import http2 from 'node:http2'
 import { type Duplex } from 'node:stream'
 import { hostLabelOf } from '../app/domain/relay/address.server'
-import { agentRequestHeaders, clientAddress, liveTunnel, NO_SESSION_MESSAGE, NO_TUNNEL_MESSAGE, type BrowserSide, type TunnelLink, type Visit } from './browser'
+import { agentRequestHeaders, clientAddress, liveTunnel, NO_SESSION_MESSAGE, NO_TUNNEL_MESSAGE, type BrowserSide, type TunnelLink, type Visit } from './browser-side'
 import { upgradeOverData, type DataTunnel } from './data-forward'
 import { readRelayCookie } from './headers'
 import { INTERNAL_AGENT_HEADER, INTERNAL_CLIENT_HEADER, INTERNAL_HOST_HEADER } from './nodes'
@@ -59,8 +59,15 @@ export function handleInternalUpgrade(req: http.IncomingMessage, socket: Duplex,
   upgradeThroughTunnel(req, socket, head, side, tunnel, visit, () => undefined)
 }
 
+/** Over a fresh data connection when the agent has them (relay/data-forward.ts), else as an h2 stream of the tunnel. */
 function upgradeThroughTunnel(req: http.IncomingMessage, socket: Duplex, head: Buffer, side: BrowserSide, tunnel: TunnelLink, visit: Visit, change: (delta: 1 | -1) => void) {
-  if (tunnel.data) return upgradeOverData(req, socket, head, side, tunnel as DataTunnel, visit, change, (status, message) => refuseSocket(socket, status, message))
+  const overH2 = () => upgradeOverH2(req, socket, head, side, tunnel, visit, change)
+  if (tunnel.data) return upgradeOverData(req, socket, head, side, tunnel as DataTunnel, visit, change, (status, message) => refuseSocket(socket, status, message), overH2)
+  overH2()
+}
+
+function upgradeOverH2(req: http.IncomingMessage, socket: Duplex, head: Buffer, side: BrowserSide, tunnel: TunnelLink, visit: Visit, change: (delta: 1 | -1) => void) {
+  if (tunnel.h2.destroyed || tunnel.h2.closed) return refuseSocket(socket, 502, NO_TUNNEL_MESSAGE)
   const headers = agentRequestHeaders(req, visit)
   headers[':method'] = 'GET'
   headers[UPGRADE_HEADER] = 'websocket'

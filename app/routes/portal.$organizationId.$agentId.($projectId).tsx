@@ -20,6 +20,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.agent.name ?? 'Remote portal'} · Remote portal · Pixelfleet` }]
 
+/**
+ * What an agent's web interface may do in the portal's frame (docs/security.md, "The portal
+ * frame"): run scripts, keep its own cookies and storage on its session origin (allow-same-origin:
+ * that origin is the relay's, never the portal's), submit forms, open popups and dialogs, download
+ * files. Not allow-top-navigation: a page in the frame can never navigate the portal tab away.
+ */
+const AGENT_FRAME_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-modals allow-downloads'
+
 type OpenAnswer = { ok: true; result: { sessionId: string; address: string } }
 
 const post = (body: Record<string, string>, keepalive = false) =>
@@ -106,7 +114,7 @@ export default function RemotePortal() {
       </header>
       <main className="relative flex-1">
         {address ? (
-          <iframe title={`Web interface of ${agent.name}`} src={address} className="absolute inset-0 size-full border-0 bg-white" />
+          <iframe title={`Web interface of ${agent.name}`} src={address} sandbox={AGENT_FRAME_SANDBOX} className="absolute inset-0 size-full border-0 bg-white" />
         ) : (
           <div className="flex h-full items-center justify-center gap-2 text-sm text-muted-foreground">
             {failed ? (

@@ -5,7 +5,8 @@
  *   worker, nor plant a portal session cookie (item 1, 2);
  * - the frame's one-time address is useless in another browser, and the session does not work
  *   opened directly; it ends on sign-out, account disable and expiry (item 3);
- * - the portal's main pages run under the CSP without a single violation (item 10).
+ * - the portal's main pages run under the CSP without a single violation (item 10);
+ * - the frame is sandboxed: a click in the agent page cannot navigate the portal tab (issue 28).
  */
 import { createHash, randomBytes } from 'node:crypto'
 import http from 'node:http'
@@ -57,7 +58,8 @@ async function signedInContext(email: string): Promise<{ context: BrowserContext
 
 /** The hostile agent UI: tries a whole-origin service worker and plants the attacker's portal session. */
 function hostilePage(cookie: string) {
-  return `<!doctype html><title>Evil agent</title><h1>Evil agent UI</h1><p id="sw">pending</p><script>
+  return `<!doctype html><title>Evil agent</title><h1>Evil agent UI</h1><p id="sw">pending</p>
+  <button id="escape" onclick="try { top.location = location.origin + '/escaped'; document.getElementById('escaped').textContent = 'tried' } catch (e) { document.getElementById('escaped').textContent = 'blocked: ' + e.name }">Escape</button><p id="escaped">no</p><script>
     document.cookie = 'pf_session=${cookie}; domain=localhost; path=/';
     navigator.serviceWorker.register('/sw.js', { scope: '/' })
       .then(() => { document.getElementById('sw').textContent = 'registered' })
@@ -164,6 +166,28 @@ describe('relay isolation in Chromium', () => {
     await expect.poll(() => top.locator('#sw').textContent(), { timeout: 10_000 }).toMatch(/^refused/)
     expect(await top.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length))).toBe(0)
     expect(context.serviceWorkers()).toHaveLength(0)
+    await context.close()
+  })
+
+  it('keeps the portal tab when a click in the agent page sets top.location', async () => {
+    const { context, page } = await signedInContext(DEMO_USERS.owner.email)
+    const { frame } = await openPortal(page)
+    const portalUrl = page.url()
+    const sandbox = (await page.locator('iframe').getAttribute('sandbox'))!.split(' ')
+    expect(sandbox).toEqual(expect.arrayContaining(['allow-scripts', 'allow-same-origin', 'allow-forms']))
+    expect(sandbox.filter((flag) => flag.startsWith('allow-top-navigation') || flag === 'allow-popups-to-escape-sandbox')).toEqual([])
+    const navigations: string[] = []
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame()) navigations.push(f.url())
+    })
+    await frame.locator('#escape').click()
+    // the handler ran (the browser refused the navigation, by exception or silently)
+    await expect.poll(() => frame.locator('#escaped').textContent(), { timeout: 15_000 }).not.toBe('no')
+    // a refused navigation leaves no trace to wait for: give one that was started time to commit
+    await page.waitForTimeout(2000)
+    await page.getByText('Remote portal').first().waitFor()
+    expect(navigations).toEqual([])
+    expect(page.url()).toBe(portalUrl)
     await context.close()
   })
 

@@ -8,10 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { registerAgent } from '../../ingest/agent-gateway.server'
-import { createSession, revokeSession } from '~/domain/auth/session.server'
+import { createSession, revokeSession, userActor } from '~/domain/auth/session.server'
+import { deleteOrganization } from '~/domain/organizations/organizations.server'
 import { prisma } from '~/utils/db.server'
 import { RelayClient } from '../../relay/client'
 import { confineCookie } from '../../relay/headers'
+import { SessionTracker } from '../../relay/session-tracker'
 import { startRelay, type Relay } from '../../relay/relay.server'
 import { SimulatedSite } from '../../simulator/site'
 import { RemoteConnect } from '../../simulator/tunnel'
@@ -26,23 +28,24 @@ let memberId: string
 
 type Opened = { authCheck: string; origin: string; address: string }
 
-async function open(userId: string) {
+/** `redeemed`: the first page's status (502 for an agent without a tunnel: sessions are judged before any tunnel). */
+async function open(userId: string, agent = agentId, redeemed = 200) {
   const { token } = await createSession(userId, { ip: '127.0.0.1', userAgent: 'test' })
-  const response = await fetch(`${base}/login`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ agentId }) })
+  const response = await fetch(`${base}/login`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ agentId: agent }) })
   expect(response.status).toBe(200)
   const { data } = (await response.json()) as { data: Opened }
   const client = new RelayClient({ host: '127.0.0.1', port: relay.port })
-  expect((await client.redeem(data.address)).status).toBe(200)
+  expect((await client.redeem(data.address)).status).toBe(redeemed)
   const row = await prisma.proxySession.findFirstOrThrow({ where: { hostLabel: new URL(data.origin).hostname.split('.')[0] } })
   return { ...data, token, client, id: row.id, page: () => client.get(`${data.origin}/status.json`) }
 }
 
 /** The relay re-checks rights at least every 2 s: wait until the session's requests are refused. */
-async function refusedWithin(page: () => Promise<{ status: number; body: string }>, ms = 6000) {
+async function refusedWithin(page: () => Promise<{ status: number; body: string }>, ms = 6000, served = 200) {
   const until = Date.now() + ms
   for (;;) {
     const answer = await page()
-    if (answer.status !== 200 || Date.now() > until) return answer
+    if (answer.status !== served || Date.now() > until) return answer
     await new Promise((r) => setTimeout(r, 200))
   }
 }
@@ -163,6 +166,44 @@ describe('relay sessions', () => {
     } finally {
       await prisma.agent.update({ where: { id: agentId }, data: { organizationId: orgId } })
     }
+  })
+
+  it('ends at once when the organization is deleted; the sweep passes over sessions of a vanished organization', async () => {
+    /** An organization of the owner's with an agent of its own (no tunnel needed: sessions are judged before any tunnel). */
+    const doomed = async (name: string) => {
+      const org = await prisma.organization.create({ data: { name, ownerId } })
+      await prisma.$transaction(async (tx) => {
+        await tx.accessRight.create({ data: { userId: ownerId, roleId: DEFAULT_ROLE_IDS.orgAdmin, organizationId: org.id } })
+        await compileUserAcls(tx, ownerId, org.id)
+      })
+      const registered = await registerAgent({ product: 'DoomBox', serial: `DOOM-${name}`, version: '1.0', name }, { ip: '127.0.0.1', receivedAt: new Date() })
+      await prisma.agent.update({ where: { id: registered.agentId }, data: { organizationId: org.id } })
+      return { orgId: org.id, agentId: registered.agentId }
+    }
+    const owner = await prisma.user.findUniqueOrThrow({ where: { id: ownerId } })
+    const actor = userActor(owner, { ip: '127.0.0.1', userAgent: 'test' })
+
+    const first = await doomed('Doomed Org')
+    const session = await open(ownerId, first.agentId, 502)
+    await deleteOrganization(actor, first.orgId)
+    expect(await ended(session.id)).toMatchObject({ closedReason: 'organization-deleted' })
+    const refused = await refusedWithin(session.page, 30_000, 502)
+    expect(refused.status).toBe(401)
+    expect(refused.body).toContain('the organization was deleted')
+    expect(await prisma.auditRecord.findFirst({ where: { organizationId: null, action: 'agent.disconnect', message: { contains: first.orgId } } })).not.toBeNull()
+
+    // A session left open by an organization removed without ending it (before this fix): the
+    // sweep ends it (its end audited at site level), and reports nothing.
+    const second = await doomed('Vanished Org')
+    const orphan = await open(ownerId, second.agentId, 502)
+    await prisma.agent.update({ where: { id: second.agentId }, data: { organizationId: null } })
+    await prisma.organization.delete({ where: { id: second.orgId } })
+    const failures: string[] = []
+    const books = { now: (_key: string, write: () => Promise<unknown>) => write(), soon: () => undefined }
+    await new SessionTracker(books).sweep((line) => failures.push(line))
+    expect(failures).toEqual([])
+    expect(await ended(orphan.id)).toMatchObject({ closedReason: 'agent-removed' })
+    expect(await prisma.auditRecord.findFirst({ where: { organizationId: null, action: 'agent.disconnect', message: { contains: 'agent Vanished Org ended' } } })).not.toBeNull()
   })
 
   it('confines agent cookies to the session origin', () => {

@@ -9,6 +9,7 @@ import { DomainError, accessDenied, invalid } from '../errors'
 import { requireAccountWrite } from '../auth/token-scope'
 import { emitChange } from '../events/bus.server'
 import { parseInput } from '../parse-input'
+import { endOrganizationProxySessions } from '../relay/session-checks.server'
 import { memberOrganizationIds } from './membership.server'
 import { prisma, parseJson, type Tx } from '~/utils/db.server'
 
@@ -116,6 +117,7 @@ export async function deleteOrganization(actor: Actor, organizationId: string) {
   if (!access.capabilities().canDelete) throw accessDenied()
   const { name } = access.organization
   await prisma.$transaction(async (tx) => {
+    await endOrganizationProxySessions(tx, actor, organizationId)
     await tx.system.updateMany({ where: { agent: { organizationId } }, data: { projectId: null } })
     await tx.agent.updateMany({ where: { organizationId }, data: { organizationId: null, enrolledAt: null } })
     await tx.user.updateMany({ where: { preferenceDefaultOrg: organizationId }, data: { preferenceDefaultOrg: null } })

@@ -14,9 +14,15 @@ export const NODE_EXPIRY_MS = 20_000
 
 export type RelayPeer = { nodeId: string; internalUrl: string }
 
-/** Registers (or renews) this node with its internal address. */
-export async function heartbeatRelayNode(nodeId: string, internalUrl: string, now = new Date()) {
+/**
+ * Renews this node's heartbeat, or registers it: 'registered' when its row was missing (first
+ * start, or another node judged it dead and forgot it: its tunnel rows must then be re-asserted).
+ */
+export async function heartbeatRelayNode(nodeId: string, internalUrl: string, now = new Date()): Promise<'renewed' | 'registered'> {
+  const { count } = await prisma.relayNode.updateMany({ where: { id: nodeId }, data: { internalUrl, heartbeatAt: now } })
+  if (count) return 'renewed'
   await prisma.relayNode.upsert({ where: { id: nodeId }, create: { id: nodeId, internalUrl, heartbeatAt: now }, update: { internalUrl, heartbeatAt: now } })
+  return 'registered'
 }
 
 /** The node was shut down cleanly: nothing is routed to it any more. */
@@ -29,10 +35,10 @@ export async function removeRelayNode(nodeId: string) {
  * of nodes without a fresh heartbeat are ignored, so a crashed node stops getting traffic within
  * NODE_EXPIRY_MS.
  */
-export async function findTunnelNode(agentId: string, selfId: string, now = Date.now()): Promise<RelayPeer | null> {
+export async function findTunnelNode(agentId: string, selfId: string, now = Date.now(), expiryMs = NODE_EXPIRY_MS): Promise<RelayPeer | null> {
   const tunnels = await prisma.tunnelConnection.findMany({ where: { agentId, closedAt: null, relayNode: { not: selfId } }, orderBy: { createdAt: 'desc' }, select: { relayNode: true }, take: 5 })
   if (!tunnels.length) return null
-  const nodes = await prisma.relayNode.findMany({ where: { id: { in: [...new Set(tunnels.map((t) => t.relayNode))] }, heartbeatAt: { gt: new Date(now - NODE_EXPIRY_MS) } } })
+  const nodes = await prisma.relayNode.findMany({ where: { id: { in: [...new Set(tunnels.map((t) => t.relayNode))] }, heartbeatAt: { gt: new Date(now - expiryMs) } } })
   for (const tunnel of tunnels) {
     const node = nodes.find((n) => n.id === tunnel.relayNode)
     if (node) return { nodeId: node.id, internalUrl: node.internalUrl }
@@ -40,12 +46,28 @@ export async function findTunnelNode(agentId: string, selfId: string, now = Date
   return null
 }
 
-/** Closes the tunnel rows (and agent tunnel states) of nodes whose heartbeat expired, and forgets those nodes. */
-export async function closeDeadNodes(now = Date.now()) {
-  const dead = await prisma.relayNode.findMany({ where: { heartbeatAt: { lte: new Date(now - NODE_EXPIRY_MS) } }, select: { id: true } })
+/**
+ * Closes the tunnel rows (and agent tunnel states) of nodes whose heartbeat expired, and forgets
+ * those nodes. The caller decides when it may judge (relay/nodes.ts: only after its own heartbeats
+ * have been written for longer than the expiry, docs/decisions/031-relay-heartbeat-after-database-blip.md).
+ */
+export async function closeDeadNodes(now = Date.now(), expiryMs = NODE_EXPIRY_MS) {
+  const stale = new Date(now - expiryMs)
+  const dead = await prisma.relayNode.findMany({ where: { heartbeatAt: { lte: stale } } })
+  const closed: string[] = []
   for (const node of dead) {
-    await closeStaleTunnels(node.id)
-    await prisma.relayNode.deleteMany({ where: { id: node.id, heartbeatAt: { lte: new Date(now - NODE_EXPIRY_MS) } } })
+    // Forgotten first, and only while still stale: a node that renewed meanwhile keeps its
+    // tunnels, and one forgotten learns it at its next heartbeat ('registered') and re-asserts them.
+    const { count } = await prisma.relayNode.deleteMany({ where: { id: node.id, heartbeatAt: { lte: stale } } })
+    if (!count) continue
+    try {
+      await closeStaleTunnels(node.id)
+    } catch (error) {
+      // Registered again as it was, so the next judgement retries the close.
+      await prisma.relayNode.create({ data: node }).catch(() => undefined)
+      throw error
+    }
+    closed.push(node.id)
   }
-  return dead.map((n) => n.id)
+  return closed
 }

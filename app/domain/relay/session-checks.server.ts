@@ -5,21 +5,46 @@
  * agent's organization) at least every few seconds. A failed check ends the session with its
  * reason, audited once.
  */
-import { type UserActor } from '../actor'
+import { type Actor, type UserActor } from '../actor'
 import { getOrganizationAccess } from '../access/access.server'
 import { audit } from '../audit/audit.server'
 import { sha256 } from '../auth/crypto.server'
 import { DomainError } from '../errors'
-import { prisma } from '~/utils/db.server'
+import { prisma, type Tx } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
 import { NO_PROJECT } from './proxy-address'
-import { type ProxySessionRecord } from './sessions.server'
+
+/** What the relay needs to judge requests on one session origin (null: no such session). */
+export type ProxySessionRecord = Awaited<ReturnType<typeof loadProxySession>>
+
+/** Reads the session a host label names, as the relay (no person acting). */
+export function loadProxySession(hostLabel: string) {
+  return prisma.proxySession.findUnique({
+    where: { hostLabel },
+    select: {
+      id: true,
+      agentId: true,
+      userId: true,
+      projectId: true,
+      organizationId: true,
+      authCheckHash: true,
+      browserKeyHash: true,
+      credentialHash: true,
+      createdAt: true,
+      lastSeen: true,
+      expiresAt: true,
+      closedAt: true,
+      closedReason: true,
+      user: { select: { id: true, email: true, name: true, isAdmin: true, disabled: true } },
+    },
+  })
+}
 
 /** How long the one-time code in a session's first address may wait to be redeemed by the frame. */
 export const PROXY_CODE_TTL_MS = 60_000
 
 /** Why a session ended (ProxySession.closedReason). */
-export type EndReason = 'closed' | 'signed-out' | 'user-disabled' | 'access-removed' | 'agent-removed' | 'idle' | 'expired'
+export type EndReason = 'closed' | 'signed-out' | 'user-disabled' | 'access-removed' | 'agent-removed' | 'organization-deleted' | 'idle' | 'expired'
 
 const REASON_TEXT: Record<EndReason, string> = {
   closed: 'closed by the user',
@@ -27,6 +52,7 @@ const REASON_TEXT: Record<EndReason, string> = {
   'user-disabled': 'the account was disabled',
   'access-removed': 'the user no longer has the connect permission',
   'agent-removed': 'the agent was removed from the organization',
+  'organization-deleted': 'the organization was deleted',
   idle: 'idle too long',
   expired: 'it reached its maximum duration',
 }
@@ -118,14 +144,28 @@ export async function endProxySession(sessionId: string, reason: EndReason): Pro
       where: { id: sessionId },
       select: { organizationId: true, projectId: true, clientIp: true, agent: { select: { id: true, clientName: true, organizationId: true } }, user: { select: { id: true, email: true, name: true, isAdmin: true } } },
     })
+    // A session of an organization deleted meanwhile is audited at site level (its log went with it).
+    const organizationId = session.organizationId ?? session.agent.organizationId
+    const organizationLives = organizationId !== null && (await tx.organization.count({ where: { id: organizationId } })) === 1
     await audit(tx, sessionActor(session), {
-      organizationId: session.organizationId ?? session.agent.organizationId,
+      organizationId: organizationLives ? organizationId : null,
       projectId: session.projectId,
       action: 'agent.disconnect',
       message: `Remote portal session to agent ${session.agent.clientName || session.agent.id} ended: ${REASON_TEXT[reason]}`,
     })
     return true
   })
+}
+
+/**
+ * Ends every open session opened through an organization, inside the transaction that deletes it
+ * (so none outlives it, and the relay refuses its requests at its next re-check). The
+ * organization's log goes with it: one site-level record says how many sessions ended.
+ */
+export async function endOrganizationProxySessions(tx: Tx, actor: Actor, organizationId: string) {
+  const { count } = await tx.proxySession.updateMany({ where: { organizationId, closedAt: null }, data: { closedAt: new Date(), closedReason: 'organization-deleted', connectionsActive: 0 } })
+  if (count) await audit(tx, actor, { organizationId: null, action: 'agent.disconnect', message: `${count} remote portal session${count === 1 ? '' : 's'} of organization ${organizationId} ended: ${REASON_TEXT['organization-deleted']}` })
+  return count
 }
 
 /** Requests of one session per path, as the relay aggregated them (path without query -> count). */

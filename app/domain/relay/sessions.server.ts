@@ -131,32 +131,6 @@ export async function closeProxySession(actor: UserActor, target: { authCheck: s
   if (session) await endProxySession(session.id, 'closed')
 }
 
-/** What the relay needs to judge requests on one session origin (null: no such session). */
-export type ProxySessionRecord = Awaited<ReturnType<typeof loadProxySession>>
-
-/** Reads the session a host label names, as the relay (no person acting). */
-export function loadProxySession(hostLabel: string) {
-  return prisma.proxySession.findUnique({
-    where: { hostLabel },
-    select: {
-      id: true,
-      agentId: true,
-      userId: true,
-      projectId: true,
-      organizationId: true,
-      authCheckHash: true,
-      browserKeyHash: true,
-      credentialHash: true,
-      createdAt: true,
-      lastSeen: true,
-      expiresAt: true,
-      closedAt: true,
-      closedReason: true,
-      user: { select: { id: true, email: true, name: true, isAdmin: true, disabled: true } },
-    },
-  })
-}
-
 /** Activity of one session as the relay sees it (last seen is now). */
 export async function recordProxyActivity(sessionId: string, activity: { connectionsActive: number; lastPath?: string }) {
   await prisma.proxySession.update({

@@ -44,6 +44,18 @@ export async function recordTunnelClosed(tunnelId: string, agentId: string, opti
   if (!options.replaced) await setTunnelStatus(agentId, TUNNEL_CLOSED_MESSAGE).catch(() => undefined)
 }
 
+/**
+ * The node holding an open tunnel says so again (after its heartbeats could not be written, another
+ * node may have judged it dead and closed the row): the row open, the agent's tunnel state 'true'.
+ */
+export async function reassertTunnel(tunnelId: string, agentId: string) {
+  const reopened = await prisma.tunnelConnection.updateMany({ where: { id: tunnelId, closedAt: { not: null } }, data: { closedAt: null, lastSeen: new Date() } })
+  const open = storeTunnelStatus(true)
+  const restated = await prisma.agent.updateMany({ where: { id: agentId, OR: [{ tunnelStatus: null }, { tunnelStatus: { not: open } }] }, data: { tunnelStatus: open } })
+  if (restated.count) emitChange({ organizationId: null, kind: 'agent', ids: [agentId] })
+  return reopened.count + restated.count > 0
+}
+
 /** On relay start: tunnels a previous run of this node left open are over (their agents reconnect). */
 export async function closeStaleTunnels(relayNode: string) {
   const stale = await prisma.tunnelConnection.findMany({ where: { relayNode, closedAt: null }, select: { id: true, agentId: true } })
