@@ -49,6 +49,7 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
     const publicFiles = express.static(path.join(buildDir, 'client'), { maxAge: '1h' })
     app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()))
     build = (await import(path.join(buildDir, 'server/index.js'))) as ServerBuild
+    ops.useRoutes(build.routes)
   }
   app.all('*', remixHandler(build, options.dev ? 'development' : 'production', (_req, res) => ({ cspNonce: res.locals.cspNonce as string })))
 
