@@ -51,6 +51,7 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
     const publicFiles = express.static(path.join(buildDir, 'client'), { maxAge: '1h' })
     app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()))
     build = (await import(path.join(buildDir, 'server/index.js'))) as ServerBuild
+    ops.useRoutes(build.routes)
   }
   // after the static files (cheap), before Remix: pages, data requests and the API are what a burst costs
   app.use(loadShedding({ maxInFlight: config.WEB_MAX_IN_FLIGHT, maxQueued: config.WEB_MAX_QUEUED, maxWaitMs: config.WEB_QUEUE_WAIT_MS }))

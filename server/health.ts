@@ -4,7 +4,7 @@
  *
  * - /healthz: the process runs its event loop (200, always, until it exits).
  * - /readyz: this node should get traffic: the database answers and takes a write (a no-op UPDATE
- *   in a transaction takes SQLite's write lock, so a wedged write path shows), every migration this
+ *   takes SQLite's write lock, so a wedged write path shows), every migration this
  *   code ships is applied, the broker side is connected (registered by services.ts) and the node
  *   is not draining. 503 with a JSON body naming each check that failed.
  *
@@ -34,7 +34,8 @@ function withTimeout(check: ReadinessCheck): Promise<string | null> {
   })
   const run = Promise.resolve()
     .then(check)
-    .catch((error: Error) => error.message.split('\n')[0].slice(0, 300))
+    // Prisma's messages start with the call and end with the cause: the last line says what is wrong
+    .catch((error: Error) => (error.message.split('\n').map((line) => line.trim()).filter(Boolean).at(-1) ?? error.name).slice(0, 300))
   return Promise.race([run, timeout]).finally(() => clearTimeout(timer))
 }
 
@@ -57,9 +58,16 @@ export function createReadiness(): Readiness {
 
 /** The database answers and takes a write lock (nothing is changed). */
 export async function databaseWritable(): Promise<string | null> {
-  await prisma.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe('UPDATE "_prisma_migrations" SET "id" = "id" WHERE 1 = 0')
-  })
+  try {
+    // one statement, its own transaction: a write statement takes the write lock even when it
+    // matches no row. Not an interactive $transaction: one that times out waiting for the lock
+    // leaves Prisma's later interactive transactions waiting forever (seen with Prisma 6.19's
+    // better-sqlite3 adapter), so the probe itself could wedge the app.
+    await prisma.$executeRawUnsafe('UPDATE "_prisma_migrations" SET "id" = "id" WHERE 1 = 0')
+  } catch (error) {
+    const lines = (error as Error).message.split('\n').map((line) => line.trim()).filter(Boolean)
+    throw new Error(`write transaction failed: ${lines.at(-1) ?? (error as Error).name}`)
+  }
   return null
 }
 

@@ -17,6 +17,7 @@ import { listen } from './app'
 import { counter, gauge, histogram } from '../app/utils/metrics.server'
 import { isPostgres, postgresPool, prisma } from '../app/utils/db.server'
 import { sendIngestStatsTo } from '../ingest/stats'
+import { routeLabelOf, routePatterns } from './route-label'
 
 // ----------------------------------------------------------------------------- process
 
@@ -34,24 +35,15 @@ const httpDuration = histogram({
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 })
 
-/** A word of a route (letters and dashes); anything else in a path is a parameter. */
-const ROUTE_WORD = /^[a-z][a-z-]{0,39}$/
-/** Paths of a few thousand static files and route words at most: unmatched ones share one label. */
-export function routeLabel(path: string, status: number): string {
-  if (status === 404) return '(unmatched)'
-  if (path.startsWith('/assets/')) return '/assets/*'
-  if (/\.[A-Za-z0-9]+$/.test(path)) return '(static file)'
-  const segments = path.split('/').filter(Boolean).slice(0, 8)
-  return '/' + segments.map((segment) => (ROUTE_WORD.test(segment) ? segment : ':param')).join('/')
-}
-
-/** Times every request (middleware: first in the chain). */
-export function httpMetrics(): express.RequestHandler {
-  return (req, res, next) => {
+/** Times every request (middleware: first in the chain); `useRoutes` gives it the Remix build's routes for the labels. */
+export function httpMetrics(): express.RequestHandler & { useRoutes: (routes: Parameters<typeof routePatterns>[0]) => void } {
+  let patterns: ReturnType<typeof routePatterns> | null = null
+  const handler = (req: express.Request, res: express.Response, next: express.NextFunction) => {
     const end = httpDuration.startTimer()
-    res.once('finish', () => end({ method: req.method, route: routeLabel(req.path, res.statusCode), status: String(res.statusCode) }))
+    res.once('finish', () => end({ method: req.method, route: routeLabelOf(patterns, req.path, res.statusCode), status: String(res.statusCode) }))
     next()
   }
+  return Object.assign(handler, { useRoutes: (routes: Parameters<typeof routePatterns>[0]) => void (patterns = routePatterns(routes)) })
 }
 
 // ----------------------------------------------------------------------------- ingest

@@ -13,7 +13,14 @@ import { createReadiness, databaseWritable, healthRoutes, migrationsApplied, typ
 import { collectIngestMetrics, collectProcessMetrics, httpMetrics, metricsRoute } from './metrics'
 import { componentLogger, withLogFields } from '../app/utils/logger.server'
 
-export type WebOps = { readiness: Readiness; tracker: RequestTracker; health: express.Router; middleware: express.Router }
+export type WebOps = {
+  readiness: Readiness
+  tracker: RequestTracker
+  health: express.Router
+  middleware: express.Router
+  /** the Remix build's route manifest, for the `route` label of the request metrics */
+  useRoutes: ReturnType<typeof httpMetrics>['useRoutes']
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/
 
@@ -38,8 +45,9 @@ export function webOps(config: Config, server: http.Server, root: string): WebOp
     })
     withLogFields({ requestId }, next)
   })
-  middleware.use(httpMetrics())
+  const metrics = httpMetrics()
+  middleware.use(metrics)
   middleware.use(health)
   middleware.use(metricsRoute(config, { onWebPort: true }))
-  return { readiness, tracker, health, middleware }
+  return { readiness, tracker, health, middleware, useRoutes: metrics.useRoutes }
 }

@@ -42,13 +42,38 @@ export async function startRabbit(dir: string, portalAuthUrl: string): Promise<R
   }
 }
 
+/** deploy/nginx/<name>.conf.template with its ${PF_*} placeholders filled in (as envsubst does). */
+export function renderNginxTemplate(name: 'web' | 'relay', values: Record<string, string>): string {
+  const template = fs.readFileSync(path.join(root, 'deploy/nginx', `${name}.conf.template`), 'utf8')
+  return template.replace(/\$\{(PF_[A-Z_]+)\}/g, (_, key: string) => {
+    if (values[key] === undefined) throw new Error(`deploy/nginx/${name}.conf.template needs ${key}`)
+    return values[key]
+  })
+}
+
 /**
- * Debian's nginx as a round-robin balancer over the web nodes, its own prefix, pid and logs in `dir`.
- * A `pf_test_node=<index>` cookie pins a browser to one node (sticky sessions, as balancers offer),
- * so a test can say which node answers a page and the requests it makes afterwards.
+ * Debian's nginx with deploy/nginx's configuration (one source of truth: the test fills in its
+ * ports), its own prefix, pid and logs in `dir`. Test-only on top: a `pf_test_node=<index>` cookie
+ * pins a browser to one node (sticky sessions, as balancers offer), so a test can say which node
+ * answers a page and the requests it makes afterwards.
  */
-export function startNginx(dir: string, port: number, upstreams: number[]): { stop: () => void; process: ChildProcess } {
+export function startNginx(dir: string, port: number, upstreams: number[], relay?: { port: number; upstreams: number[] }): { stop: () => void; process: ChildProcess } {
   fs.mkdirSync(path.join(dir, 'logs'), { recursive: true })
+  let web = renderNginxTemplate('web', {
+    PF_LISTEN: `127.0.0.1:${port}`,
+    PF_SERVER_NAME: '_',
+    PF_WEB_SERVERS: upstreams.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=3s;`).join('\n  '),
+  })
+  const pinned = 'proxy_pass http://$pf_test_pool;'
+  web = web.replace('proxy_pass http://pixelfleet_web;', pinned)
+  if (!web.includes(pinned)) throw new Error('deploy/nginx/web.conf.template: no `proxy_pass http://pixelfleet_web;` to pin')
+  const sites = [
+    `${upstreams.map((p, i) => `upstream node${i} { server 127.0.0.1:${p}; }`).join('\n')}`,
+    `map $cookie_pf_test_node $pf_test_pool { ${upstreams.map((_, i) => `${i} node${i};`).join(' ')} default pixelfleet_web; }`,
+    web,
+    relay ? renderNginxTemplate('relay', { PF_RELAY_LISTEN: `127.0.0.1:${relay.port}`, PF_RELAY_SERVER_NAME: '_', PF_RELAY_SERVERS: relay.upstreams.map((p) => `server 127.0.0.1:${p};`).join('\n  ') }) : '',
+  ]
+  fs.writeFileSync(path.join(dir, 'sites.conf'), sites.join('\n'))
   const conf = `
 worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -57,35 +82,7 @@ events { worker_connections 512; }
 http {
   access_log off;
   client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fastcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;
-  upstream portal { ${upstreams.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=3s;`).join(' ')} }
-  ${upstreams.map((p, i) => `upstream node${i} { server 127.0.0.1:${p}; }`).join('\n  ')}
-  map $cookie_pf_test_node $pool { ${upstreams.map((_, i) => `${i} node${i};`).join(' ')} default portal; }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://$pool;
-      proxy_http_version 1.1;
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_set_header Connection "";
-      proxy_buffering off;
-      proxy_read_timeout 1h;
-      proxy_next_upstream error timeout http_502;
-      proxy_connect_timeout 2s;
-    }
-    # RabbitMQ's auth calls are POSTs that change nothing: retry them on the other node when the
-    # one they reached dies mid-answer (nginx does not retry a POST once sent otherwise).
-    location /broker-auth/ {
-      proxy_pass http://portal;
-      proxy_http_version 1.1;
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header Connection "";
-      proxy_next_upstream error timeout http_502 non_idempotent;
-      proxy_connect_timeout 2s;
-    }
-  }
+  include ${dir}/sites.conf;
 }`
   fs.writeFileSync(path.join(dir, 'nginx.conf'), conf)
   const child = spawn('/usr/sbin/nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'logs/error.log'), '-g', 'daemon off;'], { stdio: 'ignore' })
