@@ -261,12 +261,15 @@ describe('notification channels', () => {
     const event = JSON.parse(on('stage')[0]!.body)
     expect(event).toMatchObject({ type: 'rootCause.active', issue: { key: 'switch.portDown' }, rootCause: { explainedIssues: 1, affectedDevices: 4 } })
     expect(event.summary).toBe('Root cause on Stage agent: Stage switch: port 3 (Processor) link down affects 4 devices')
+    // the port's own alert is an Error; the dark tiles it explains are Critical, so the group is
+    expect(event.issue).toMatchObject({ severity: 2, severityLabel: 'Critical' })
 
     await flushNotifications({ force: true })
     const mails = await prisma.outboxEmail.findMany({ where: { to: arena.owner.email, kind: { in: ['issueNotification', 'issueDigest'] } } })
     expect(mails).toHaveLength(1)
     expect(mails[0]!.kind).toBe('issueNotification')
     expect(mails[0]!.subject).toContain('Root cause: Stage switch: port 3 (Processor) link down affects 4 devices')
+    expect(mails[0]!.subject).toMatch(/^\[Pixelfleet\] Critical alert on Stage agent/)
     expect(mails[0]!.text).not.toContain('Tile 1 not responding')
 
     // Reported again: nothing new for the channel.
