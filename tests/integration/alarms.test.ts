@@ -240,15 +240,19 @@ describe('show and maintenance windows', () => {
     expect(await prisma.outboxEmail.count({ where: { to: w.alice.email } })).toBe(0)
     expect((await getIssue(admin, w.org.id, issue.id)).notifications).toEqual({ muted: 1 })
 
-    // Show window for criticals: the delivery skips the batch window.
+    // Deleting the window ends it: the still-active link loss is told now.
     await deleteWindow(admin, w.org.id, window.id)
+    await flushNotifications({ force: true })
+    expect((await prisma.outboxEmail.findMany({ where: { to: w.alice.email } })).map((m) => m.text.includes('Receiver link lost'))).toEqual([true])
+
+    // Show window for criticals: the delivery skips the batch window.
     await createWindow(admin, w.org.id, w.left.id, { kind: 'show', recurrence: 'once', startsAt: new Date(now - 3600_000), endsAt: new Date(now + 3600_000), severities: [2] })
     await report(w.agent.id, [{ id: 'sys-1', name: 'Wall', alerts: [alert('psu.fail', 2, 'Power supply failed')] }])
     const psu = await issueByKey('psu.fail', w.agent.id)
     expect(await deliveriesOf(w.alice.id, psu.id)).toMatchObject([{ status: 'pending', urgent: true }])
     expect(await flushNotifications()).toBe(1)
-    const mail = await prisma.outboxEmail.findFirstOrThrow({ where: { to: w.alice.email } })
-    expect(mail.text).toContain('Power supply failed')
+    const mail = await prisma.outboxEmail.findFirstOrThrow({ where: { to: w.alice.email, text: { contains: 'Power supply failed' } } })
+    expect(mail.text).not.toContain('Receiver link lost')
     const actions = await prisma.auditRecord.findMany({ where: { organizationId: w.org.id, action: { startsWith: 'project.window' } }, select: { action: true } })
     expect(actions.map((a) => a.action).sort()).toEqual(['project.window.create', 'project.window.create', 'project.window.delete'])
   })
