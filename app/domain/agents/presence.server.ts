@@ -1,7 +1,7 @@
 import { Prisma } from '@prisma/client'
 import { isTrue } from '../fleet/dialect.server'
 import { agentOfflineMinutes, isConnected, OFFLINE_MINUTES } from './derived'
-import { prisma } from '~/utils/db.server'
+import { isPostgres, prisma } from '~/utils/db.server'
 import { inChunks } from '~/utils/id-chunks'
 
 /**
@@ -40,8 +40,10 @@ export async function presenceSql(organizationId: string | null, now = Date.now(
   const delays = [...new Set([OFFLINE_MINUTES.default, ...projects.map((p) => p.offlineAlarmMinutes)])].sort((x, y) => x - y)
   const a = Prisma.raw(alias)
   const delay = sql`COALESCE((SELECT MIN(COALESCE(pp."offlineAlarmMinutes", ${OFFLINE_MINUTES.default})) FROM "System" ps LEFT JOIN "Project" pp ON pp."id" = ps."projectId" WHERE ps."agentId" = ${a}."id"), ${OFFLINE_MINUTES.default})`
-  const branches = delays.map((m) => sql`WHEN ${m} THEN ${new Date(now - m * 60_000)}`)
+  // PostgreSQL types a parameter in a CASE result as text: cast it to the column's type
+  const at = (minutes: number) => (isPostgres() ? sql`CAST(${new Date(now - minutes * 60_000)} AS TIMESTAMP(3))` : sql`${new Date(now - minutes * 60_000)}`)
+  const branches = delays.map((m) => sql`WHEN ${m} THEN ${at(m)}`)
   // a delay set meanwhile by another request falls to the strictest cut-off (the shortest delay)
-  const cutoff = sql`CASE ${delay} ${Prisma.join(branches, ' ')} ELSE ${new Date(now - delays[0]! * 60_000)} END`
+  const cutoff = sql`CASE ${delay} ${Prisma.join(branches, ' ')} ELSE ${at(delays[0]!)} END`
   return sql`(${isTrue(`${alias}."enabled"`)} AND ${a}."lastSeen" > ${cutoff})`
 }
