@@ -112,7 +112,7 @@ describe('ingest', () => {
     expect(system.issues.find((i) => i.key === 'genlock.lost')).toMatchObject({ isActive: false, activation: 0 })
     expect(await prisma.agent.findUniqueOrThrow({ where: { id: agent.agentId } })).toMatchObject({ alertsCount: 1, alertsSeverity: 2, deviationsCount: 1, deviationsSeverity: 5 })
 
-    // The alert clears (more than 15 minutes ago), then comes back: history grows, activation counts each start.
+    // The alert clears (healthy 20 minutes ago, past the one-minute hold-down), then comes back: history grows, activation counts each start.
     const cleared = structuredClone(state)
     cleared.systems[0].alerts![0].history = [{ timestamp: minutesAgo(20), count: 0 }]
     await agent.call('updateClientState', cleared)

@@ -11,9 +11,10 @@ import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
 import { drainIngest, ingestCall } from '../../ingest/pipeline.server'
 import { acknowledgeIssue, clearIssue, commentIssue, getIssue, listProjectIssues } from '~/domain/alarms/lifecycle.server'
+import { recordClears } from '~/domain/alarms/clears.server'
 import { sweepOfflineAgents, updateOfflineDelay } from '~/domain/alarms/offline.server'
-import { createWindow, deleteWindow, listWindows } from '~/domain/alarms/windows.server'
-import { flushNotifications, startNotificationDelivery } from '~/domain/notifications/delivery.server'
+import { createWindow, deleteWindow, listWindows, updateWindow } from '~/domain/alarms/windows.server'
+import { flushNotifications, releaseMutedDeliveries, startNotificationDelivery } from '~/domain/notifications/delivery.server'
 import { updateSubscription } from '~/domain/notifications/subscriptions.server'
 import { prisma } from '~/utils/db.server'
 import { getConfig, setConfig } from '~/utils/env.server'
@@ -131,6 +132,43 @@ describe('alarm lifecycle', () => {
   })
 })
 
+describe('clearing', () => {
+  it('clears a device alarm one minute after the device reports it healthy, not fifteen, with a cleared entry stating how long it lasted', async () => {
+    const w = await world('Clearing Arena')
+    const t = Date.now()
+    const iso = (seconds: number) => new Date(t + seconds * 1000).toISOString()
+    // a fake clock for ingest: each report says when it was received; no timer is involved
+    const reportAt = async (seconds: number, history: { timestamp: string; count: number }[]) => {
+      const systems = [{ id: 'sys-1', name: 'Wall', alerts: [{ key: 'recv.offline', component: 'receiver' as const, message: '35 tiles dark', severity: 2, history }] }]
+      await ingestCall(w.agent.id, 'updateClientState', updateClientStateRequestSchema.parse({ systems }), { ip: null, receivedAt: new Date(t + seconds * 1000) })
+      await drainIngest()
+      await delivery.idle()
+      return issueByKey('recv.offline', w.agent.id)
+    }
+    const dark = [{ timestamp: iso(0), count: 35 }]
+    expect(await reportAt(10, dark)).toMatchObject({ isActive: true, activation: 1 })
+    // healthy at 300 s; 30 s later it is held (a flapping fault would continue this activation)
+    const healthy = [...dark, { timestamp: iso(300), count: 0 }]
+    expect(await reportAt(330, healthy)).toMatchObject({ isActive: true, activation: 1 })
+    // back within the hold-down: the same activation, nobody told twice
+    const flap = [...healthy, { timestamp: iso(340), count: 35 }]
+    expect(await reportAt(340, flap)).toMatchObject({ isActive: true, activation: 1 })
+    const healthyAgain = [...flap, { timestamp: iso(600), count: 0 }]
+    expect(await reportAt(620, healthyAgain)).toMatchObject({ isActive: true })
+    // past the hold-down (61 s after the healthy report): cleared, with its entry
+    const cleared = await reportAt(661, healthyAgain)
+    expect(cleared).toMatchObject({ isActive: false, activation: 1, clearRecorded: 1 })
+    expect(await deliveriesOf(w.alice.id, cleared.id)).toHaveLength(1)
+    const detail = await getIssue(actorFor(w.admin), w.org.id, cleared.id)
+    expect(detail.comments.map((c) => [c.kind, c.authorName, c.text])).toEqual([['cleared', 'Pixelfleet', 'Cleared after 10 min active: the device reported it healthy']])
+    expect(detail.issue.clearedAt).not.toBeNull()
+    expect(detail.issue.clearedBy).toBe('')
+    // recorded once, however often the change is seen
+    expect(await recordClears([cleared.systemId, cleared.id])).toEqual([])
+    expect(await prisma.issueComment.count({ where: { issueId: cleared.id } })).toBe(1)
+  })
+})
+
 describe('offline alarm', () => {
   it('raises a critical issue after the project delay, once across two sweepers, and clears it when the agent returns', async () => {
     const w = await world('Offline Arena')
@@ -164,6 +202,8 @@ describe('offline alarm', () => {
     const cleared = await sweepOfflineAgents(at(12.25))
     expect(cleared.cleared).toEqual([raised.id])
     expect((await offlineIssue())!.isActive).toBe(false)
+    // the outage in the thread: raised at 10 min, cleared at 12.25
+    expect((await prisma.issueComment.findMany({ where: { issueId: raised.id } })).map((c) => [c.kind, c.text])).toEqual([['cleared', 'Cleared after 2 min active: the agent was seen again']])
     // Silent again: a new activation.
     await sweepOfflineAgents(at(22))
     expect(await offlineIssue()).toMatchObject({ isActive: true, activation: 2 })
@@ -200,16 +240,76 @@ describe('show and maintenance windows', () => {
     expect(await prisma.outboxEmail.count({ where: { to: w.alice.email } })).toBe(0)
     expect((await getIssue(admin, w.org.id, issue.id)).notifications).toEqual({ muted: 1 })
 
-    // Show window for criticals: the delivery skips the batch window.
+    // Deleting the window ends it: the still-active link loss is told now.
     await deleteWindow(admin, w.org.id, window.id)
+    await flushNotifications({ force: true })
+    expect((await prisma.outboxEmail.findMany({ where: { to: w.alice.email } })).map((m) => m.text.includes('Receiver link lost'))).toEqual([true])
+
+    // Show window for criticals: the delivery skips the batch window.
     await createWindow(admin, w.org.id, w.left.id, { kind: 'show', recurrence: 'once', startsAt: new Date(now - 3600_000), endsAt: new Date(now + 3600_000), severities: [2] })
     await report(w.agent.id, [{ id: 'sys-1', name: 'Wall', alerts: [alert('psu.fail', 2, 'Power supply failed')] }])
     const psu = await issueByKey('psu.fail', w.agent.id)
-    expect(await deliveriesOf(w.alice.id, psu.id)).toMatchObject([{ status: 'pending', urgent: true }])
-    expect(await flushNotifications()).toBe(1)
-    const mail = await prisma.outboxEmail.findFirstOrThrow({ where: { to: w.alice.email } })
-    expect(mail.text).toContain('Power supply failed')
+    // urgent: any flush sends it, the delivery service's own tick included, so it may be sent already
+    expect(await deliveriesOf(w.alice.id, psu.id)).toMatchObject([{ urgent: true }])
+    await flushNotifications()
+    expect(await deliveriesOf(w.alice.id, psu.id)).toMatchObject([{ status: 'sent', urgent: true }])
+    const mail = await prisma.outboxEmail.findFirstOrThrow({ where: { to: w.alice.email, text: { contains: 'Power supply failed' } } })
+    expect(mail.text).not.toContain('Receiver link lost')
     const actions = await prisma.auditRecord.findMany({ where: { organizationId: w.org.id, action: { startsWith: 'project.window' } }, select: { action: true } })
     expect(actions.map((a) => a.action).sort()).toEqual(['project.window.create', 'project.window.create', 'project.window.delete'])
+  })
+
+  it('tells, once the maintenance window ends, what became active during it and is still active', async () => {
+    const w = await world('Rigging Arena')
+    const admin = actorFor(w.admin)
+    const now = Date.now()
+    const rigging = { kind: 'maintenance', name: 'Rigging', recurrence: 'once', startsAt: new Date(now - 3600_000), endsAt: new Date(now + 3600_000) }
+    const { window } = await createWindow(admin, w.org.id, w.stage.id, rigging)
+    await report(w.agent.id, [{ id: 'sys-1', name: 'Wall', alerts: [alert('recv.linkLost', 2, 'Receiver link lost'), alert('psu.fail', 2, 'Power supply failed')] }])
+    const dead = await issueByKey('recv.linkLost', w.agent.id)
+    const acked = await issueByKey('psu.fail', w.agent.id)
+    await acknowledgeIssue(admin, w.org.id, acked.id, { comment: 'Known, spare on the way' })
+    await flushNotifications({ force: true })
+    expect(await prisma.outboxEmail.count({ where: { to: w.alice.email } })).toBe(0)
+
+    // still in the window: nothing released
+    expect(await releaseMutedDeliveries()).toBe(0)
+    // the window ends (moved into the past): the next flush tells the dead receiver, not the acknowledged supply
+    await updateWindow(admin, w.org.id, window.id, { ...rigging, startsAt: new Date(now - 7200_000), endsAt: new Date(now - 60_000) })
+    // (the delivery service's own tick may release it first; the forced flush sends it either way)
+    await flushNotifications({ force: true })
+    await delivery.idle()
+    const mails = await prisma.outboxEmail.findMany({ where: { to: w.alice.email } })
+    expect(mails).toHaveLength(1)
+    const mail = mails[0]!
+    expect(mail.text).toContain('Receiver link lost')
+    expect(mail.text).not.toContain('Power supply failed')
+    expect(await deliveriesOf(w.alice.id, dead.id)).toMatchObject([{ status: 'sent', activation: dead.activation }])
+    expect(await deliveriesOf(w.alice.id, acked.id)).toMatchObject([{ status: 'muted' }])
+    // told once
+    expect(await releaseMutedDeliveries()).toBe(0)
+    await flushNotifications({ force: true })
+    expect(await prisma.outboxEmail.count({ where: { to: w.alice.email } })).toBe(1)
+  })
+
+  it('takes a one-off window in its own time zone and shows it on that clock', async () => {
+    const w = await world('Zone Arena')
+    const admin = actorFor(w.admin)
+    const la = { kind: 'maintenance', name: 'Load-in', recurrence: 'once', startsAt: '2031-03-07T18:00', endsAt: '2031-03-08T02:00', timeZone: 'America/Los_Angeles' }
+    const { window } = await createWindow(admin, w.org.id, w.stage.id, la)
+    expect(window).toMatchObject({
+      startsAt: '2031-03-08T02:00:00.000Z',
+      endsAt: '2031-03-08T10:00:00.000Z',
+      startsLocal: '2031-03-07T18:00',
+      startsText: 'Fri 7 Mar, 18:00',
+      endsText: 'Sat 8 Mar, 02:00',
+      timeZone: 'America/Los_Angeles',
+    })
+    await expect(createWindow(admin, w.org.id, w.stage.id, { ...la, startsAt: '2031-03-07 18:00' })).rejects.toMatchObject({ status: 400, message: 'Start must be a date and time' })
+    // instants with an offset stay accepted (API callers)
+    const { window: utc } = await createWindow(admin, w.org.id, w.stage.id, { ...la, startsAt: '2031-03-08T02:00:00Z', endsAt: '2031-03-08T10:00:00.000Z' })
+    expect(utc.startsLocal).toBe('2031-03-07T18:00')
+    const audit = await prisma.auditRecord.findFirstOrThrow({ where: { organizationId: w.org.id, action: 'project.window.create' } })
+    expect(audit.message).toContain('2031-03-07 18:00 - 2031-03-08 02:00 America/Los_Angeles')
   })
 })

@@ -28,7 +28,12 @@ let script: number[] = []
 const server = setupServer(
   http.post('http://localhost/:path', async ({ request, params }) => {
     received.push({ path: String(params.path), body: await request.text(), headers: request.headers })
-    if (params.path === 'slow') await delay(400)
+    // the slow endpoint only times out: it takes no scripted status, else its late answer (after the
+    // client gave up) could take the one meant for the next request on a loaded machine
+    if (params.path === 'slow') {
+      await delay(400)
+      return new HttpResponse('ok', { status: 200 })
+    }
     const status = script.shift() ?? 200
     return new HttpResponse(status === 200 ? 'ok' : 'upstream trouble', { status })
   }),
@@ -261,12 +266,15 @@ describe('notification channels', () => {
     const event = JSON.parse(on('stage')[0]!.body)
     expect(event).toMatchObject({ type: 'rootCause.active', issue: { key: 'switch.portDown' }, rootCause: { explainedIssues: 1, affectedDevices: 4 } })
     expect(event.summary).toBe('Root cause on Stage agent: Stage switch: port 3 (Processor) link down affects 4 devices')
+    // the port's own alert is an Error; the dark tiles it explains are Critical, so the group is
+    expect(event.issue).toMatchObject({ severity: 2, severityLabel: 'Critical' })
 
     await flushNotifications({ force: true })
     const mails = await prisma.outboxEmail.findMany({ where: { to: arena.owner.email, kind: { in: ['issueNotification', 'issueDigest'] } } })
     expect(mails).toHaveLength(1)
     expect(mails[0]!.kind).toBe('issueNotification')
     expect(mails[0]!.subject).toContain('Root cause: Stage switch: port 3 (Processor) link down affects 4 devices')
+    expect(mails[0]!.subject).toMatch(/^\[Pixelfleet\] Critical alert on Stage agent/)
     expect(mails[0]!.text).not.toContain('Tile 1 not responding')
 
     // Reported again: nothing new for the channel.

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import {
+  agentOfflineMinutes,
   isConnected,
   isIssueActive,
   lastSeenBucket,
@@ -15,11 +16,20 @@ const ago = (ms: number) => new Date(now - ms)
 const MIN = 60_000
 
 describe('agent derived state', () => {
-  test('connected means enabled and seen within 30 minutes', () => {
-    expect(isConnected(true, ago(29 * MIN), now)).toBe(true)
-    expect(isConnected(true, ago(31 * MIN), now)).toBe(false)
+  test('connected means enabled and seen within the offline delay (5 minutes unless a project sets another)', () => {
+    expect(isConnected(true, ago(4 * MIN), now)).toBe(true)
+    expect(isConnected(true, ago(5 * MIN), now)).toBe(false) // the offline alarm is due at exactly the delay
+    expect(isConnected(true, ago(29 * MIN), now, 30)).toBe(true)
+    expect(isConnected(true, ago(11 * MIN), now, 10)).toBe(false)
     expect(isConnected(false, ago(1 * MIN), now)).toBe(false)
     expect(isConnected(true, null, now)).toBe(false)
+  })
+
+  test("an agent's offline delay is the shortest of its systems' projects, the default for unassigned ones", () => {
+    expect(agentOfflineMinutes([])).toBe(5)
+    expect(agentOfflineMinutes([30, 10])).toBe(10)
+    expect(agentOfflineMinutes([30, null])).toBe(5)
+    expect(agentOfflineMinutes([1440])).toBe(1440)
   })
 
   test('remote connection state texts', () => {
@@ -54,10 +64,11 @@ describe('agent derived state', () => {
     expect(weightedAlertsScore({ alertsCount: 3, alertsSeverity: -1, deviationsCount: 3, deviationsSeverity: 9 })).toBe(0)
   })
 
-  test('issues are active with a count, or briefly after their last report', () => {
+  test('issues are active with a count, and for a one-minute hold-down after the device reports them healthy', () => {
     expect(isIssueActive(1, ago(5 * 24 * 60 * MIN), now)).toBe(true)
-    expect(isIssueActive(0, ago(5 * MIN), now)).toBe(true)
-    expect(isIssueActive(0, ago(16 * MIN), now)).toBe(false)
+    expect(isIssueActive(0, ago(59_999), now)).toBe(true)
+    expect(isIssueActive(0, ago(MIN), now)).toBe(false)
+    expect(isIssueActive(0, ago(5 * MIN), now)).toBe(false) // was active for 15 minutes
     expect(summarizeIssues([{ severity: 4, isActive: true }, { severity: 2, isActive: true }, { severity: 2, isActive: false }, { severity: 5, isActive: true }])).toEqual({ count: 3, severity: 2 })
     expect(summarizeIssues([])).toEqual({ count: 0, severity: -1 })
     expect(severityLabel(-1)).toBe('None')

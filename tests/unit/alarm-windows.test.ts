@@ -1,6 +1,7 @@
 /** Window occurrences in non-UTC zones: across midnight and across both daylight saving changes. */
 import { describe, expect, it } from 'vitest'
-import { describeWeekly, nextOccurrence, occurrenceAt, zonedToInstant, type WindowSpec } from '~/domain/alarms/windows'
+import { formatInZone, instantToLocal, isTimeZone, localToInstant, nextOccurrence, occurrenceAt } from '~/domain/alarms/window-time.server'
+import { describeWeekly, type WindowSpec } from '~/domain/alarms/windows'
 
 const iso = (d: Date | undefined) => d?.toISOString()
 
@@ -32,8 +33,10 @@ describe('weekly windows', () => {
   })
 
   it('takes the earlier instant for an ambiguous local time and describes the schedule', () => {
-    expect(new Date(zonedToInstant(Date.UTC(2026, 9, 25, 2, 30), 'Europe/Berlin')).toISOString()).toBe('2026-10-25T00:30:00.000Z')
-    expect(new Date(zonedToInstant(Date.UTC(2026, 6, 1, 18, 0), 'Asia/Kolkata')).toISOString()).toBe('2026-07-01T12:30:00.000Z')
+    expect(localToInstant('2026-10-25T02:30', 'Europe/Berlin')?.toISOString()).toBe('2026-10-25T00:30:00.000Z')
+    expect(localToInstant('2026-07-01T18:00', 'Asia/Kolkata')?.toISOString()).toBe('2026-07-01T12:30:00.000Z')
+    // skipped in spring: moves forward by the gap, as a wall clock does
+    expect(localToInstant('2026-03-08T02:30', 'America/New_York')?.toISOString()).toBe('2026-03-08T07:30:00.000Z')
     expect(describeWeekly([6, 5], '22:00', '03:00')).toBe('Fri, Sat 22:00-03:00 (next day)')
   })
 
@@ -42,5 +45,31 @@ describe('weekly windows', () => {
     expect(occurrenceAt(spec, new Date('2026-05-01T11:00:00Z'))).not.toBeNull()
     expect(occurrenceAt(spec, new Date('2026-05-01T12:00:00Z'))).toBeNull()
     expect(nextOccurrence(spec, new Date('2026-05-02T00:00:00Z'))).toBeNull()
+  })
+})
+
+describe('windows on their own clock', () => {
+  it('reads a one-off window entered in Los Angeles time and shows it there, whoever looks', () => {
+    const start = localToInstant('2026-11-27T18:00', 'America/Los_Angeles')!
+    expect(start.toISOString()).toBe('2026-11-28T02:00:00.000Z')
+    expect(instantToLocal(start, 'America/Los_Angeles')).toBe('2026-11-27T18:00')
+    expect(formatInZone(start, 'America/Los_Angeles')).toBe('Fri 27 Nov, 18:00')
+    expect(formatInZone(start, 'Europe/Berlin')).toBe('Sat 28 Nov, 03:00')
+  })
+
+  it('gives the next start of a weekly Los Angeles window on its own clock', () => {
+    const friday: WindowSpec = { recurrence: 'weekly', weekdays: [5], startTime: '18:00', endTime: '23:00', timeZone: 'America/Los_Angeles' }
+    // Friday 27 November, 10:00 in Berlin (01:00 in Los Angeles): the next start is that evening in Los Angeles
+    const next = nextOccurrence(friday, new Date('2026-11-27T09:00:00Z'))!
+    expect(next.start.toISOString()).toBe('2026-11-28T02:00:00.000Z')
+    expect(formatInZone(next.start, friday.timeZone)).toBe('Fri 27 Nov, 18:00')
+  })
+
+  it('refuses what is not a zone or a local time', () => {
+    expect(isTimeZone('America/Los_Angeles')).toBe(true)
+    expect(isTimeZone('Mars/Olympus')).toBe(false)
+    expect(localToInstant('2026-11-27 18:00', 'UTC')).toBeNull()
+    expect(localToInstant('2026-02-30T18:00', 'UTC')).toBeNull()
+    expect(localToInstant('2026-11-27T18:00', 'Mars/Olympus')).toBeNull()
   })
 })

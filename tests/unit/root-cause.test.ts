@@ -60,6 +60,22 @@ describe('root cause grouping', () => {
     expect(explainsText(groups[0]!)).toBe('explains 1 issue on 3 devices')
   })
 
+  test('a group counts the devices its issues report and takes the worst severity of cause and explained', () => {
+    // the field case: one 'tiles' device row standing for 35 receivers, all dark (critical), under an error port
+    const devices = [device('switch-1', 'switch'), device('tiles', 'receiver', 'switch-1')]
+    const cause = issue('switch.portDown', 'switch', { deviceKey: 'switch-1', severity: 3 })
+    const dark = issue('recv.offline', 'receiver', { deviceKey: 'tiles', latestCount: 35, severity: 2 })
+    const noSignal = issue('recv.noSignal', 'receiver', { deviceKey: 'tiles', latestCount: 12, severity: 4 })
+    const { groups } = groupByRootCause([cause, dark, noSignal], devices)
+    expect(groups[0]!.deviceCount).toBe(35) // was 1: the named device counted once, whatever its count
+    expect(groups[0]!.severity).toBe(2) // was the cause's 3 (Error)
+    expect(groups[0]!.cause.severity).toBe(3)
+    expect(explainsText(groups[0]!)).toBe('explains 2 issues on 35 devices')
+    // a milder explained issue leaves the cause's severity
+    const mild = groupByRootCause([cause, noSignal], devices)
+    expect(mild.groups[0]!).toMatchObject({ severity: 3, deviceCount: 12 })
+  })
+
   test('a switch without links falls back to parent relations; one without port detail takes all links', () => {
     const devices = [device('switch-1', 'switch'), device('tile-a', 'receiver', 'switch-1'), device('tile-b', 'receiver', 'switch-1')]
     const cause = issue('switch.portDown', 'switch', { deviceKey: 'switch-1' })

@@ -6,7 +6,6 @@ import { toastError } from '~/components/inline-edit-field'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
-import { DateTime } from '~/components/ui/date-time'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { Field } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
@@ -69,7 +68,9 @@ function When({ w }: { w: WindowView }) {
   if (w.recurrence === 'once') {
     return (
       <>
-        <DateTime value={w.startsAt} /> – <DateTime value={w.endsAt} />
+        {/* on the window's own clock, labelled with its zone (not the viewer's) */}
+        <time dateTime={w.startsAt ?? undefined}>{w.startsText}</time> – <time dateTime={w.endsAt ?? undefined}>{w.endsText}</time>{' '}
+        <span className="text-muted-foreground">({w.timeZone})</span>
       </>
     )
   }
@@ -148,7 +149,7 @@ export function WindowsCard({ organizationId, projectId, windows, canManage }: {
                     {w.recurrence === 'weekly' && w.next && !w.activeUntil ? (
                       <>
                         {' '}
-                        · next <DateTime value={w.next.start} />
+                        · next <time dateTime={w.next.start}>{w.next.startText}</time> ({w.timeZone})
                       </>
                     ) : null}
                   </div>

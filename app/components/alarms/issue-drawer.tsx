@@ -13,7 +13,7 @@ import { IssueStateBadges } from './state-badges'
 
 type Detail = Awaited<ReturnType<typeof getIssue>>
 
-const ENTRY_LABEL: Record<string, string> = { ack: 'acknowledged', clear: 'cleared by hand', comment: 'commented' }
+const ENTRY_LABEL: Record<string, string> = { ack: 'acknowledged', clear: 'cleared by hand', cleared: 'cleared', comment: 'commented' }
 const NOTIFY_LABEL: Record<string, string> = { pending: 'waiting to be sent', sending: 'sending', sent: 'sent', muted: 'muted (maintenance window)', skipped: 'skipped' }
 
 /** The issue dialog: fields, state, comment thread, recent history, this activation's notifications and the actions. */
@@ -97,7 +97,7 @@ export function IssueDrawer({ organizationId, issueId, onClose, onChanged }: { o
                 <>
                   <dt className="text-muted-foreground">Cleared</dt>
                   <dd>
-                    by {issue!.clearedBy}, <DateTime value={issue!.clearedAt} />
+                    {issue!.clearedBy ? `by ${issue!.clearedBy}` : 'by itself'}, <DateTime value={issue!.clearedAt} />
                   </dd>
                 </>
               ) : null}

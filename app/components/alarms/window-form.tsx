@@ -41,8 +41,9 @@ export function draftOf(w: WindowView | null): WindowDraft {
       kind: w.kind,
       name: w.name,
       recurrence: w.recurrence,
-      startsAt: w.startsAt ? toLocalInput(w.startsAt) : '',
-      endsAt: w.endsAt ? toLocalInput(w.endsAt) : '',
+      // on the window's own clock, as it was entered
+      startsAt: w.startsLocal ?? '',
+      endsAt: w.endsLocal ?? '',
       weekdays: w.weekdays,
       startTime: w.startTime || '18:00',
       endTime: w.endTime || '23:00',
@@ -69,8 +70,8 @@ export function draftOf(w: WindowView | null): WindowDraft {
 function payloadOf(d: WindowDraft) {
   const common = { kind: d.kind, name: d.name, severities: d.kind === 'show' ? d.severities : [] }
   if (d.recurrence === 'once') {
-    const iso = (v: string) => (v ? new Date(v).toISOString() : '')
-    return { ...common, recurrence: 'once', startsAt: iso(d.startsAt), endsAt: iso(d.endsAt), timeZone: browserZone() }
+    // local times, read by the server in the chosen zone (a rigging call in Los Angeles entered from Berlin)
+    return { ...common, recurrence: 'once', startsAt: d.startsAt, endsAt: d.endsAt, timeZone: d.timeZone }
   }
   return { ...common, recurrence: 'weekly', weekdays: d.weekdays, startTime: d.startTime, endTime: d.endTime, timeZone: d.timeZone }
 }
@@ -170,19 +171,19 @@ export function WindowFormDialog({ open, window, onClose, onSave }: { open: bool
             <Field label="End time" error={issueFor(issues, 'endTime')} hint="Before the start time: ends the next day">
               {(props) => <Input {...props} type="time" value={draft.endTime} onChange={(e) => set('endTime', e.target.value)} />}
             </Field>
-            <Field label="Time zone of the site" error={issueFor(issues, 'timeZone')} className="sm:col-span-2">
-              {(props) => (
-                <NativeSelect {...props} value={draft.timeZone} onChange={(e) => set('timeZone', e.target.value)}>
-                  {zoneOptions.map((z) => (
-                    <option key={z} value={z}>
-                      {z}
-                    </option>
-                  ))}
-                </NativeSelect>
-              )}
-            </Field>
           </>
         )}
+        <Field label="Time zone of the site" error={issueFor(issues, 'timeZone')} className="sm:col-span-2">
+          {(props) => (
+            <NativeSelect {...props} value={draft.timeZone} onChange={(e) => set('timeZone', e.target.value)}>
+              {zoneOptions.map((z) => (
+                <option key={z} value={z}>
+                  {z}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </Field>
         {draft.kind === 'show' ? (
           <fieldset className="sm:col-span-2">
             <legend className="mb-1 text-xs font-medium text-foreground/80">Notify at once for</legend>

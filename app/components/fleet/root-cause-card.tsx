@@ -24,7 +24,7 @@ export function RootCauseCard({ groups, showSystem = true }: { groups: RootCause
           <details key={g.cause.id} className="group rounded border" data-testid="root-cause">
             <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-[13px] [&::-webkit-details-marker]:hidden">
               <ChevronRight className="size-4 shrink-0 text-muted-foreground transition-transform group-open:rotate-90" />
-              <SeverityBadge severity={g.cause.severity} />
+              <SeverityBadge severity={g.severity} />
               <span className="text-muted-foreground">{componentLabel(g.cause.component)}</span>
               <span className="min-w-0 flex-1 font-medium">{g.cause.message}</span>
               <span className="rounded bg-amber-100 px-1.5 py-0.5 text-[11px] font-medium text-amber-900">{g.text}</span>

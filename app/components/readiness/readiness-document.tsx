@@ -73,7 +73,7 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
 
       <section>
         <h2>Agents offline</h2>
-        <p className="rr-def">Not seen in the last {report.connectedWindowMinutes} minutes, or disabled.</p>
+        <p className="rr-def">Not seen within the offline alarm delay ({report.offlineAfterMinutes} minutes in this project; an agent in several projects uses the shortest), or disabled.</p>
         {report.offline.length ? (
           <div className="rr-scroll"><table>
             <thead>

@@ -7,7 +7,7 @@ import { accessDenied, DomainError, fromZodIssues, invalid, notFound } from '../
 import { emitChange } from '../events/bus.server'
 import { containsIgnoringCase, prisma } from '~/utils/db.server'
 import { systemsInProjectsOf } from '../fleet/scope.server'
-import { isConnected } from './derived'
+import { agentOfflineMinutes, isConnected } from './derived'
 
 const agentName = (agent: { clientName: string; id: string }) => agent.clientName || agent.id
 
@@ -158,6 +158,8 @@ export type AgentListItem = {
   serial: string
   version: string
   isConnected: boolean
+  /** minutes without a report after which it is offline and its offline alarm raised (presence rule, derived.ts) */
+  offlineAfterMinutes: number
   lastSeen: string | null
   enrolledAt: string | null
   systems: { id: string; key: string; name: string; projectId: string | null; projectName: string | null }[]
@@ -184,25 +186,27 @@ export async function listAgents(actor: Actor, organizationId: string, raw: unkn
       ...(inProjects ? { systems: { some: inProjects } } : {}),
       ...(filter ? { OR: [{ clientName: containsIgnoringCase(filter) }, { serial: containsIgnoringCase(filter) }, { product: containsIgnoringCase(filter) }] } : {}),
     },
-    include: { systems: { select: { id: true, key: true, name: true, projectId: true, project: { select: { name: true } } }, orderBy: { key: 'asc' } } },
+    include: { systems: { select: { id: true, key: true, name: true, projectId: true, project: { select: { name: true, offlineAlarmMinutes: true } } }, orderBy: { key: 'asc' } } },
     orderBy: [{ clientName: 'asc' }, { id: 'asc' }],
     take: limit + 1,
     ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
   })
   const page = rows.slice(0, limit)
   const now = Date.now()
+  const item = (a: (typeof page)[number], offlineAfterMinutes: number): AgentListItem => ({
+    id: a.id,
+    name: a.clientName,
+    product: a.product,
+    serial: a.serial,
+    version: a.version,
+    isConnected: isConnected(a.enabled, a.lastSeen, now, offlineAfterMinutes),
+    offlineAfterMinutes,
+    lastSeen: a.lastSeen?.toISOString() ?? null,
+    enrolledAt: a.enrolledAt?.toISOString() ?? null,
+    systems: a.systems.map((s) => ({ id: s.id, key: s.key, name: s.name, projectId: s.projectId, projectName: s.project?.name ?? null })),
+  })
   return {
-    agents: page.map((a) => ({
-      id: a.id,
-      name: a.clientName,
-      product: a.product,
-      serial: a.serial,
-      version: a.version,
-      isConnected: isConnected(a.enabled, a.lastSeen, now),
-      lastSeen: a.lastSeen?.toISOString() ?? null,
-      enrolledAt: a.enrolledAt?.toISOString() ?? null,
-      systems: a.systems.map((s) => ({ id: s.id, key: s.key, name: s.name, projectId: s.projectId, projectName: s.project?.name ?? null })),
-    })),
+    agents: page.map((a) => item(a, agentOfflineMinutes(a.systems.map((s) => s.project?.offlineAlarmMinutes)))),
     nextCursor: rows.length > limit ? page[page.length - 1].id : null,
   }
 }

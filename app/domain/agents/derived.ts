@@ -56,12 +56,29 @@ export function summarizeIssues(issues: { severity: number; isActive: boolean }[
 
 // --------------------------------------------------------------------------- connectivity
 
-/** An agent is connected while enabled and last seen within 30 minutes (spec 01/02 section 9). */
-export const CONNECTED_WINDOW_MS = 30 * 60 * 1000
+/**
+ * Presence (docs/decisions/037-one-presence-model.md): an agent is connected while enabled and last
+ * seen within its offline delay, the "Offline alarm after" setting of its systems' projects (the
+ * shortest when its systems sit in several; OFFLINE_MINUTES.default for unassigned systems and
+ * agents without any). The same rule raises the offline alarm, so the Connected tag, the filters,
+ * the counts, the CLI, the readiness report and the alarm never disagree.
+ */
+export const OFFLINE_MINUTES = { default: 5, min: 1, max: 1440 } as const
 
-export function isConnected(enabled: boolean, lastSeen: Date | string | number | null | undefined, now = Date.now()): boolean {
+/** The offline delay of an agent from its systems' project delays (null for an unassigned system). */
+export function agentOfflineMinutes(systemDelays: readonly (number | null | undefined)[]): number {
+  let minutes: number | null = null
+  for (const delay of systemDelays) {
+    const m = delay ?? OFFLINE_MINUTES.default
+    if (minutes === null || m < minutes) minutes = m
+  }
+  return minutes ?? OFFLINE_MINUTES.default
+}
+
+/** Connected: enabled and last seen less than `offlineMinutes` ago (at exactly the delay the alarm is due, so not connected). */
+export function isConnected(enabled: boolean, lastSeen: Date | string | number | null | undefined, now = Date.now(), offlineMinutes: number = OFFLINE_MINUTES.default): boolean {
   if (!enabled || lastSeen == null) return false
-  return now - new Date(lastSeen).getTime() <= CONNECTED_WINDOW_MS
+  return now - new Date(lastSeen).getTime() < offlineMinutes * 60_000
 }
 
 export type RemoteConnectionState = 'Connected' | 'Disabled' | 'Unavailable' | 'Unknown' | 'Not connected'
@@ -135,18 +152,21 @@ export function weightedAlertsScore(s: { alertsCount: number; alertsSeverity: nu
 // ---------------------------------------------------------------------------------- issues
 
 /**
- * An issue is active when its latest history count is above 0, or its latest timestamp is newer
- * than this: an alert that cleared a moment ago stays visible for one typical report cycle more.
+ * Hold-down against flapping: an issue whose device reports it healthy (latest history count 0)
+ * stays active this much longer, so a fault that comes back within a minute continues the same
+ * activation (one notification) instead of clearing and raising again. It clears with the first
+ * report after that (docs/notifications.md, "Clearing").
  */
-export const ISSUE_ACTIVE_WINDOW_MS = 15 * 60 * 1000
+export const ISSUE_CLEAR_HOLD_MS = 60_000
 /** History kept per issue (spec 02 section 9: issue history window 10 days), and at most this many entries. */
 export const ISSUE_HISTORY_WINDOW_MS = 864_000_000
 export const ISSUE_HISTORY_MAX_ENTRIES = 200
 
+/** Active while the latest count is above 0, and for the hold-down after the device reported it healthy. */
 export function isIssueActive(latestCount: number, latestAt: Date | string | number | null | undefined, now = Date.now()): boolean {
   if (latestCount > 0) return true
   if (latestAt == null) return false
-  return now - new Date(latestAt).getTime() < ISSUE_ACTIVE_WINDOW_MS
+  return now - new Date(latestAt).getTime() < ISSUE_CLEAR_HOLD_MS
 }
 
 // ----------------------------------------------------------------------- last-seen buckets

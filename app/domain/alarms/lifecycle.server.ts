@@ -229,7 +229,7 @@ export async function clearIssue(actor: Actor, organizationId: string, issueId: 
   const { issue } = loaded
   const now = new Date()
   await prisma.$transaction(async (tx) => {
-    const { count } = await tx.issue.updateMany({ where: { id: issueId, isActive: true }, data: { isActive: false, clearedAt: now, clearedBy: actorLabel(actor) } })
+    const { count } = await tx.issue.updateMany({ where: { id: issueId, isActive: true }, data: { isActive: false, clearedAt: now, clearedBy: actorLabel(actor), clearRecorded: issue.activation } })
     if (count === 0) throw invalid('The issue is already cleared')
     await tx.issueComment.create({ data: { issueId, userId: actor.kind === 'user' ? actor.userId : null, authorName: actorLabel(actor), kind: 'clear', text: comment, createdAt: now } })
     await audit(tx, actor, { organizationId, projectId: issue.system.projectId, action: 'issue.clear', message: `Cleared issue ${issueLabel(issue)} by hand${comment ? `: ${comment}` : ''}` })

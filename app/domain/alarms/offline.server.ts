@@ -1,11 +1,12 @@
 import { z } from 'zod'
 import { type Actor } from '../actor'
 import { getOrganizationAccess } from '../access/access.server'
-import { SEVERITY } from '../agents/derived'
+import { isConnected, SEVERITY } from '../agents/derived'
 import { audit } from '../audit/audit.server'
 import { accessDenied } from '../errors'
 import { emitChange } from '../events/bus.server'
 import { parseInput } from '../parse-input'
+import { recordClears } from './clears.server'
 import { OFFLINE_ISSUE, OFFLINE_MINUTES } from './state'
 import { prisma, isUniqueViolation } from '~/utils/db.server'
 import { inChunks } from '~/utils/id-chunks'
@@ -38,7 +39,8 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
     },
     select: { id: true, projectId: true, project: { select: { offlineAlarmMinutes: true } }, agent: { select: { organizationId: true, lastSeen: true } } },
   })
-  const silent = systems.filter((s) => t - s.agent.lastSeen!.getTime() >= (s.project?.offlineAlarmMinutes ?? OFFLINE_MINUTES.default) * 60_000)
+  // the presence rule of the Connected tag (derived.ts), with this system's project delay
+  const silent = systems.filter((s) => !isConnected(true, s.agent.lastSeen, t, s.project?.offlineAlarmMinutes ?? OFFLINE_MINUTES.default))
   // Prisma binds every id besides kind and key, and a statement binds a bounded number: in one
   // query a large fleet's silent systems failed every sweep (P2029) and raised nothing
   const existing = await inChunks(silent, (chunk) =>
@@ -81,12 +83,18 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
   for (const issue of active) {
     const { agent, project } = issue.system
     const minutes = project?.offlineAlarmMinutes ?? OFFLINE_MINUTES.default
-    const back = agent.lastSeen && t - agent.lastSeen.getTime() < minutes * 60_000
+    const back = isConnected(true, agent.lastSeen, t, minutes)
     // A disabled agent or one that left the organization is no longer watched.
     if (!back && agent.enabled && agent.organizationId) continue
-    const { count } = await prisma.issue.updateMany({ where: { id: issue.id, isActive: true }, data: { isActive: false } })
-    if (count === 1) cleared.push({ id: issue.id, organizationId: agent.organizationId, systemId: issue.systemId })
+    // a count-0 entry ends the activation in the history, so its 'cleared' entry states the outage
+    const changed = await prisma.$transaction(async (tx) => {
+      const { count } = await tx.issue.updateMany({ where: { id: issue.id, isActive: true }, data: { isActive: false, latestCount: 0, latestAt: now } })
+      if (count === 1) await tx.issueHistory.create({ data: { issueId: issue.id, timestamp: now, count: 0 } })
+      return count === 1
+    })
+    if (changed) cleared.push({ id: issue.id, organizationId: agent.organizationId, systemId: issue.systemId })
   }
+  await recordClears(cleared.map((c) => c.id), now)
 
   for (const change of [...raised, ...cleared]) {
     // System ids as ingest sends them, so notification delivery and live views react the same way.

@@ -36,4 +36,5 @@ export function matchesState(issue: AckFields & { isActive: boolean }, state: Is
 
 /** Offline alarm: the key and component of the issue the sweeper raises for a silent agent. */
 export const OFFLINE_ISSUE = { kind: 'alert', key: 'agent.offline', component: 'agent' } as const
-export const OFFLINE_MINUTES = { default: 5, min: 1, max: 1440 } as const
+/** The offline delay lives with the presence rule it defines (agents/derived.ts). */
+export { OFFLINE_MINUTES } from '../agents/derived'

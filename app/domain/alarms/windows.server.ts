@@ -7,7 +7,8 @@ import { audit } from '../audit/audit.server'
 import { accessDenied, notFound } from '../errors'
 import { emitChange } from '../events/bus.server'
 import { parseInput } from '../parse-input'
-import { describeWeekly, isTimeZone, nextOccurrence, occurrenceAt, WINDOW_KINDS, WINDOW_MAX_MS, type WindowKind, type WindowSpec } from './windows'
+import { formatInZone, instantToLocal, isTimeZone, localToInstant, nextOccurrence, occurrenceAt } from './window-time.server'
+import { describeWeekly, WINDOW_KINDS, WINDOW_MAX_MS, type WindowKind, type WindowSpec } from './windows'
 import { prisma } from '~/utils/db.server'
 
 /**
@@ -24,13 +25,14 @@ const base = {
   name: z.string().trim().max(100, 'Name must be at most 100 characters').default(''),
   severities: z.array(z.number().int().refine((s) => (SHOW_SEVERITIES as readonly number[]).includes(s), 'Unknown severity')).max(4).default([]),
 }
-const instant = (label: string) => z.coerce.date({ errorMap: () => ({ message: `${label} is required` }) })
+/** An ISO instant, or a local "YYYY-MM-DDTHH:MM" read in the window's time zone (the form sends those). */
+const when = (label: string) => z.union([z.date(), z.string().trim().min(1)], { errorMap: () => ({ message: `${label} is required` }) })
 
 /** One schema for create and update: a one-off (startsAt, endsAt) or weekly (weekdays, times, zone). */
 export const windowInput = z
   .discriminatedUnion('recurrence', [
     z
-      .object({ ...base, recurrence: z.literal('once'), startsAt: instant('Start'), endsAt: instant('End'), timeZone: z.string().refine(isTimeZone, 'Unknown time zone').default('UTC') })
+      .object({ ...base, recurrence: z.literal('once'), startsAt: when('Start'), endsAt: when('End'), timeZone: z.string().refine(isTimeZone, 'Unknown time zone').default('UTC') })
       .strict(),
     z
       .object({
@@ -43,7 +45,17 @@ export const windowInput = z
       })
       .strict(),
   ])
+  .transform((w, ctx) => {
+    if (w.recurrence !== 'once') return w
+    const resolve = (value: Date | string, path: 'startsAt' | 'endsAt', label: string) => {
+      const instant = typeof value === 'string' ? (localToInstant(value, w.timeZone) ?? new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : NaN)) : value
+      if (Number.isNaN(instant.getTime())) ctx.addIssue({ code: 'custom', path: [path], message: `${label} must be a date and time` })
+      return instant
+    }
+    return { ...w, startsAt: resolve(w.startsAt, 'startsAt', 'Start'), endsAt: resolve(w.endsAt, 'endsAt', 'End') }
+  })
   .superRefine((w, ctx) => {
+    if (w.recurrence === 'once' && (Number.isNaN(w.startsAt.getTime()) || Number.isNaN(w.endsAt.getTime()))) return
     if (w.kind === 'show' && w.severities.length === 0) ctx.addIssue({ code: 'custom', path: ['severities'], message: 'Choose the severities that notify at once' })
     if (w.recurrence === 'once') {
       if (w.endsAt.getTime() <= w.startsAt.getTime()) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start' })
@@ -73,7 +85,7 @@ export const kindLabel = (kind: string) => (kind === 'show' ? 'Show window' : 'M
 function describe(w: ProjectWindow): string {
   const when =
     w.recurrence === 'once'
-      ? `${w.startsAt!.toISOString().slice(0, 16).replace('T', ' ')} - ${w.endsAt!.toISOString().slice(0, 16).replace('T', ' ')} UTC`
+      ? `${instantToLocal(w.startsAt!, w.timeZone).replace('T', ' ')} - ${instantToLocal(w.endsAt!, w.timeZone).replace('T', ' ')} ${w.timeZone}`
       : `every ${describeWeekly(JSON.parse(w.weekdays) as number[], w.startTime, w.endTime)} ${w.timeZone}`
   return `${kindLabel(w.kind).toLowerCase()}${w.name ? ` '${w.name}'` : ''} (${when})`
 }
@@ -98,7 +110,12 @@ function present(w: ProjectWindow, now: Date) {
     severities: JSON.parse(w.severities) as number[],
     createdBy: w.createdBy,
     activeUntil: current?.end.toISOString() ?? null,
-    next: next ? { start: next.start.toISOString(), end: next.end.toISOString() } : null,
+    next: next ? { start: next.start.toISOString(), end: next.end.toISOString(), startText: formatInZone(next.start, w.timeZone), endText: formatInZone(next.end, w.timeZone) } : null,
+    /** a one-off window's times on its own clock: as text, and as local values for the form */
+    startsText: w.startsAt ? formatInZone(w.startsAt, w.timeZone) : null,
+    endsText: w.endsAt ? formatInZone(w.endsAt, w.timeZone) : null,
+    startsLocal: w.startsAt ? instantToLocal(w.startsAt, w.timeZone) : null,
+    endsLocal: w.endsAt ? instantToLocal(w.endsAt, w.timeZone) : null,
   }
 }
 export type WindowView = ReturnType<typeof present>

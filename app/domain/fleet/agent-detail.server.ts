@@ -6,6 +6,7 @@ import { agentCore, agentSelect, canConnect, summarizeDevices } from './agent-su
 import { deviceTree } from './project.server'
 import { loadFleetScope } from './scope.server'
 import { agentRootCauses } from '../rootcause/views.server'
+import { offlineMinutesOf } from '../agents/presence.server'
 
 /**
  * Agent detail (spec 02 section 2): header, Status, Info and Location cards, one tab per visible
@@ -35,7 +36,7 @@ export async function agentDetail(actor: Actor, organizationId: string, agentId:
   const visible = agent.systems.filter((s) => scope.canSeeSystem(s.projectId))
   // the visible systems as a relation filter, not their ids: an agent may hold over a thousand systems (SQLite binds 999)
   const visibleSystems: Prisma.SystemWhereInput = { agentId, ...scope.visibleSystemWhere() }
-  const [devices, issues] = await Promise.all([
+  const [devices, issues, offlineMinutes] = await Promise.all([
     prisma.device.findMany({
       where: { system: visibleSystems },
       select: { id: true, systemId: true, key: true, name: true, component: true, product: true, serial: true, parentKey: true, versionSoftware: true, versionFirmware: true, properties: true, count: true },
@@ -46,6 +47,7 @@ export async function agentDetail(actor: Actor, organizationId: string, agentId:
       select: { id: true, systemId: true, kind: true, key: true, severity: true, component: true, message: true, latestCount: true, latestAt: true, deviceKey: true },
       orderBy: [{ severity: 'asc' }, { latestCount: 'desc' }],
     }),
+    offlineMinutesOf([agentId]),
   ])
   const access = scope.access
   const assignableProjects = scope.viewableProjectIds
@@ -56,7 +58,7 @@ export async function agentDetail(actor: Actor, organizationId: string, agentId:
   const unassigned = agent.systems.filter((s) => s.projectId === null)
   return {
     agent: {
-      ...agentCore(agent),
+      ...agentCore(agent, Date.now(), offlineMinutes.get(agent.id)!),
       enrolledAt: agent.enrolledAt?.toISOString() ?? null,
       lastReported: (agent.stateUpdatedAt ?? agent.lastSeen)?.toISOString() ?? null,
       ...summary,

@@ -93,9 +93,9 @@ export const agentSelect = {
 
 type AgentBase = Prisma.AgentGetPayload<{ select: typeof agentSelect }>
 
-/** The fields every agent row shows, derived the same way everywhere (derived.ts). */
-export function agentCore(agent: AgentBase, now = Date.now()) {
-  const connected = isConnected(agent.enabled, agent.lastSeen, now)
+/** The fields every agent row shows, derived the same way everywhere (derived.ts); `offlineMinutes` from agents/presence.server.ts. */
+export function agentCore(agent: AgentBase, now: number, offlineMinutes: number) {
+  const connected = isConnected(agent.enabled, agent.lastSeen, now, offlineMinutes)
   const remote = remoteConnectionState(connected, agent.tunnelStatus)
   return {
     id: agent.id,
@@ -104,6 +104,8 @@ export function agentCore(agent: AgentBase, now = Date.now()) {
     product: agent.product,
     version: agent.version,
     isConnected: connected,
+    /** minutes without a report after which it is offline (and its offline alarm is raised) */
+    offlineAfterMinutes: offlineMinutes,
     tunnelStatus: parseTunnelStatus(agent.tunnelStatus) ?? null,
     isTunnelConnected: parseTunnelStatus(agent.tunnelStatus) === true,
     remoteConnectionState: remote.state,

@@ -1,10 +1,11 @@
 import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
-import { CONNECTED_WINDOW_MS, SCORE_EXPONENTS } from '../agents/derived'
+import { SCORE_EXPONENTS } from '../agents/derived'
+import { offlineMinutesOf, presenceSql } from '../agents/presence.server'
 import { prisma } from '~/utils/db.server'
 import { agentCore, agentSelect, canConnect, loadAgentExtras } from './agent-summary.server'
 import { type AgentFilters, type AgentTableQuery, type SortableColumn, CONNECTED_VALUES } from './agents-table-state'
-import { containsText, isTrue, jsonText, nocase } from './dialect.server'
+import { containsText, jsonText, nocase } from './dialect.server'
 import { cachedOrgRead, userKey } from './org-read-cache.server'
 import { type FleetScope, loadFleetScope } from './scope.server'
 
@@ -39,8 +40,6 @@ function sortExpressions(scope: FleetScope, connected: Prisma.Sql): Record<Sorta
   }
 }
 
-const connectedSql = (now: number) => sql`(${isTrue('a."enabled"')} AND a."lastSeen" >= ${new Date(now - CONNECTED_WINDOW_MS)})`
-
 /** The processor input of an agent, as SQL on its processor devices. */
 const inputSubquery = sql`SELECT s."agentId" FROM "System" s JOIN "Device" d ON d."systemId" = s."id" WHERE d."component" = 'processor'`
 
@@ -71,7 +70,7 @@ function orderSql(scope: FleetScope, sorting: AgentTableQuery['sorting'], connec
 
 /** One page of matching agent ids plus the total, filtered, sorted and paged by the database. */
 export async function queryAgentIds(scope: FleetScope, query: Omit<AgentTableQuery, 'page'>, offset: number, now = Date.now()) {
-  const connected = connectedSql(now)
+  const connected = await presenceSql(scope.organizationId, now)
   const where = whereSql(scope, query.filters, connected)
   const [[{ total }], rows] = await Promise.all([
     prisma.$queryRaw<{ total: bigint }[]>(sql`SELECT COUNT(*) AS total FROM "Agent" a WHERE ${where}`),
@@ -87,9 +86,10 @@ export type AgentTableRow = Awaited<ReturnType<typeof loadAgentRows>>[number]
 
 /** Full rows for a list of agent ids, in that order. */
 export async function loadAgentRows(scope: FleetScope, ids: string[], now = Date.now()) {
-  const [agents, extras, counts] = await Promise.all([
+  const [agents, extras, offlineMinutes, counts] = await Promise.all([
     prisma.agent.findMany({ where: { id: { in: ids } }, select: agentSelect }),
     loadAgentExtras(scope, ids),
+    offlineMinutesOf(ids),
     prisma.system.groupBy({ by: ['agentId'], where: { agentId: { in: ids } }, _count: { _all: true, projectId: true } }),
   ])
   const byId = new Map(agents.map((a) => [a.id, a]))
@@ -101,7 +101,7 @@ export async function loadAgentRows(scope: FleetScope, ids: string[], now = Date
     const { total, assigned } = countsById.get(id) ?? { total: 0, assigned: 0 }
     return [
       {
-        ...agentCore(agent, now),
+        ...agentCore(agent, now, offlineMinutes.get(id)!),
         systems: extra.systems,
         systemsCount: extra.systems.length,
         systemsTotal: total,
@@ -167,7 +167,7 @@ export type FacetOption = { value: string; count: number }
 export async function agentFacets(actor: Actor, organizationId: string) {
   const scope = await loadFleetScope(actor, organizationId, 'agent.list')
   const visible = scope.visibleAgentSql('a')
-  const connected = connectedSql(Date.now())
+  const connected = await presenceSql(scope.organizationId)
   const group = async (column: 'product' | 'version') =>
     (await prisma.$queryRaw<{ value: string; count: bigint }[]>(sql`
       SELECT a.${Prisma.raw(`"${column}"`)} AS value, COUNT(*) AS count FROM "Agent" a WHERE ${visible}

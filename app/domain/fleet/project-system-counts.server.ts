@@ -1,9 +1,8 @@
 import { Prisma } from '@prisma/client'
-import { CONNECTED_WINDOW_MS } from '../agents/derived'
+import { presenceSql } from '../agents/presence.server'
 import { isIngestChange } from '../events/ingest-origin.server'
 import { onChange } from '../events/bus.server'
 import { prisma } from '~/utils/db.server'
-import { isTrue } from './dialect.server'
 
 export type ProjectSystemCounts = {
   total: number
@@ -12,9 +11,9 @@ export type ProjectSystemCounts = {
 }
 
 /**
- * How long an organization's per-project system counts are reused. 'Connected' means a report
- * within the last 30 minutes (CONNECTED_WINDOW_MS), so an agent going quiet shows at most this
- * much later than it would otherwise; every other change drops the entry at once (below).
+ * How long an organization's per-project system counts are reused. 'Connected' is the presence
+ * rule (agents/presence.server.ts), so an agent going quiet shows at most this much later than it
+ * would otherwise; every other change drops the entry at once (below).
  */
 export const PROJECT_COUNTS_CACHE_MS = 5_000
 
@@ -55,7 +54,7 @@ export function projectSystemCounts(organizationId: string, now = Date.now()): P
 }
 
 async function loadCounts(organizationId: string, now: number) {
-  const cutoff = new Date(now - CONNECTED_WINDOW_MS)
+  const connected = await presenceSql(organizationId, now)
   const rows = await prisma.$queryRaw<
     {
       projectId: string
@@ -65,7 +64,7 @@ async function loadCounts(organizationId: string, now: number) {
     }[]
   >(sql`
     SELECT s."projectId" AS "projectId", COUNT(*) AS total,
-      SUM(CASE WHEN ${isTrue('a."enabled"')} AND a."lastSeen" >= ${cutoff} THEN 1 ELSE 0 END) AS connected,
+      SUM(CASE WHEN ${connected} THEN 1 ELSE 0 END) AS connected,
       SUM(CASE WHEN a."lastSeen" IS NULL THEN 1 ELSE 0 END) AS unknown
     FROM "System" s JOIN "Agent" a ON a."id" = s."agentId"
     WHERE s."projectId" IN (SELECT p."id" FROM "Project" p WHERE p."organizationId" = ${organizationId}) GROUP BY s."projectId"`)

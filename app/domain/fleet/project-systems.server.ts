@@ -1,6 +1,6 @@
 import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
-import { isConnected } from '../agents/derived'
+import { presenceOf } from '../agents/presence.server'
 import { prisma } from '~/utils/db.server'
 import { projectSystemCounts } from './project-system-counts.server'
 import { loadFleetScope } from './scope.server'
@@ -51,6 +51,7 @@ export async function projectSystemTags(actor: Actor, organizationId: string): P
     const c = counts.get(id)
     if (c) result[id] = { tags: [], ...c }
   }
+  const presence = await presenceOf(rows.map((s) => ({ id: s.agentId, enabled: s.enabled, lastSeen: toDate(s.lastSeen) })), now)
   for (const s of rows) {
     const lastSeen = toDate(s.lastSeen)
     result[s.projectId]?.tags.push({
@@ -58,7 +59,7 @@ export async function projectSystemTags(actor: Actor, organizationId: string): P
       name: s.name || s.key,
       agentId: s.agentId,
       agentName: s.agentName || s.agentId,
-      state: lastSeen === null ? 'unknown' : isConnected(Boolean(s.enabled), lastSeen, now) ? 'connected' : 'disconnected',
+      state: lastSeen === null ? 'unknown' : presence.get(s.agentId)!.connected ? 'connected' : 'disconnected',
       lastSeen: lastSeen?.toISOString() ?? null,
     })
   }

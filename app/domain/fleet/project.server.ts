@@ -1,6 +1,7 @@
 import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
-import { CONNECTED_WINDOW_MS, ISSUE_HISTORY_WINDOW_MS, isConnected } from '../agents/derived'
+import { ISSUE_HISTORY_WINDOW_MS } from '../agents/derived'
+import { offlineMinutesOf, presenceOf, presenceSql } from '../agents/presence.server'
 import { accessDenied, notFound } from '../errors'
 import { type Permission } from '../access/catalogue'
 import { prisma } from '~/utils/db.server'
@@ -34,12 +35,12 @@ export async function projectOverview(actor: Actor, organizationId: string, proj
 }
 
 async function loadOverview(scope: FleetScope, projectId: string, projectIds: string[], inProjects: Prisma.Sql) {
-  const cutoff = new Date(Date.now() - CONNECTED_WINDOW_MS)
+  const connected = await presenceSql(scope.organizationId)
   const historyStart = new Date(Date.now() - ISSUE_HISTORY_WINDOW_MS)
   const issueBase = sql`FROM "Issue" i JOIN "System" s ON s."id" = i."systemId" WHERE ${inProjects} AND ${isTrue('i."isActive"')}`
   const [systems, issueTotals, bySeverity, byType, byComponent, deviceGroups, history, perProject] = await Promise.all([
     prisma.$queryRaw<{ total: bigint; connected: bigint | null }[]>(sql`
-      SELECT COUNT(*) AS total, SUM(CASE WHEN ${isTrue('a."enabled"')} AND a."lastSeen" >= ${cutoff} THEN 1 ELSE 0 END) AS connected
+      SELECT COUNT(*) AS total, SUM(CASE WHEN ${connected} THEN 1 ELSE 0 END) AS connected
       FROM "System" s JOIN "Agent" a ON a."id" = s."agentId" WHERE ${inProjects}`),
     prisma.$queryRaw<{ kind: string; total: bigint }[]>(sql`SELECT i."kind" AS kind, COUNT(*) AS total ${issueBase} GROUP BY i."kind"`),
     prisma.$queryRaw<{ severity: number; total: bigint }[]>(sql`SELECT i."severity" AS severity, COUNT(*) AS total ${issueBase} GROUP BY i."severity"`),
@@ -51,7 +52,7 @@ async function loadOverview(scope: FleetScope, projectId: string, projectIds: st
     // charts and the card come from it. Versions are '' when unknown.
     prisma.$queryRaw<{ component: string; product: string; software: string; firmware: string; connected: number; total: bigint }[]>(sql`
       SELECT g."component" AS component, g."product" AS product, g."versionSoftware" AS software, g."versionFirmware" AS firmware,
-        (${isTrue('a."enabled"')} AND a."lastSeen" >= ${cutoff}) AS connected, SUM(g."count") AS total
+        (CASE WHEN ${connected} THEN 1 ELSE 0 END) AS connected, SUM(g."count") AS total
       FROM "System" s JOIN "Agent" a ON a."id" = s."agentId" JOIN "DeviceVersionCount" g ON g."systemId" = s."id"
       WHERE ${inProjects} GROUP BY 1, 2, 3, 4, 5`),
     prisma.$queryRaw<{ day: string; total: bigint }[]>(sql`
@@ -140,9 +141,10 @@ async function loadProjectAgents(scope: FleetScope, organizationId: string, proj
   const idRows = await prisma.$queryRaw<{ id: string }[]>(sql`
     SELECT a."id" AS id FROM "Agent" a WHERE ${inScope} ORDER BY a."clientName", a."id" LIMIT ${PROJECT_AGENTS_PAGE_SIZE} OFFSET ${(page - 1) * PROJECT_AGENTS_PAGE_SIZE}`)
   const ids = idRows.map((r) => r.id)
-  const [agents, extras, deviceCounts] = await Promise.all([
+  const [agents, extras, offlineMinutes, deviceCounts] = await Promise.all([
     prisma.agent.findMany({ where: { id: { in: ids } }, select: agentSelect }),
     loadAgentExtras(scope, ids),
+    offlineMinutesOf(ids),
     ids.length
       ? prisma.$queryRaw<{ agentId: string; component: string; count: bigint }[]>(sql`
       SELECT s."agentId" AS "agentId", g."component" AS component, SUM(g."count") AS count
@@ -159,7 +161,7 @@ async function loadProjectAgents(scope: FleetScope, organizationId: string, proj
       if (!a) return []
       const extra = extras.get(a.id)!
       const systems = extra.systems.filter((s) => s.projectId && projectIds.includes(s.projectId))
-      return [{ ...agentCore(a, now), ...extra.summary, systems, devices: devicesByAgent.get(a.id) ?? [], canConnect: canConnect(scope, systems) }]
+      return [{ ...agentCore(a, now, offlineMinutes.get(a.id)!), ...extra.summary, systems, devices: devicesByAgent.get(a.id) ?? [], canConnect: canConnect(scope, systems) }]
     }),
     page,
     pageSize: PROJECT_AGENTS_PAGE_SIZE,
@@ -197,6 +199,7 @@ async function loadProjectDevices(scope: FleetScope, projectIds: string[], optio
   })
   const bySystem = new Map<string, typeof devices>()
   for (const d of devices) bySystem.set(d.systemId, [...(bySystem.get(d.systemId) ?? []), d])
+  const presence = await presenceOf(systems.map((s) => s.agent))
   return {
     page,
     pageSize: PROJECT_DEVICE_SYSTEMS_PAGE_SIZE,
@@ -207,7 +210,7 @@ async function loadProjectDevices(scope: FleetScope, projectIds: string[], optio
       key: s.key,
       name: s.name || s.key,
       projectName: s.projectId ? (scope.projects.get(s.projectId)?.name ?? '') : '',
-      agent: { id: s.agent.id, name: s.agent.clientName || s.agent.id, isConnected: isConnected(s.agent.enabled, s.agent.lastSeen) },
+      agent: { id: s.agent.id, name: s.agent.clientName || s.agent.id, isConnected: presence.get(s.agent.id)!.connected },
       tree: deviceTree(bySystem.get(s.id) ?? []),
     })),
   }

@@ -1,4 +1,4 @@
-import type { Prisma } from '@prisma/client'
+import { Prisma } from '@prisma/client'
 import { getOrganizationAccess, type OrganizationAccess } from '../access/access.server'
 import { severityLabel } from '../agents/derived'
 import { userActor } from '../auth/session.server'
@@ -9,7 +9,9 @@ import { queueChannelNotifications } from './channels/queue.server'
 import { foldRootCauses } from './rootcause-mail.server'
 import { organizationMemberIds } from '../organizations/organizations.server'
 import { isAcknowledged } from '../alarms/state'
+import { recordClears } from '../alarms/clears.server'
 import { windowPolicy } from '../alarms/windows.server'
+import { isTrue } from '../fleet/dialect.server'
 import { reachesThreshold } from './severity'
 import { prisma, isUniqueViolation } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
@@ -198,8 +200,38 @@ export function onIssuesActivated(events: IssueActivation[]): Promise<number> {
  * Ingest announces changed issues as an 'issue' change event whose ids are the systems whose
  * issues changed (ingest/systems.server.ts). Issue ids are accepted as well.
  */
-export function onIssueChangeEvent(ids: string[]): Promise<number> {
-  return ids.length ? queueNotifications(ids, (chunk) => ({ OR: [{ systemId: { in: chunk } }, { id: { in: chunk } }] })) : Promise.resolve(0)
+export async function onIssueChangeEvent(ids: string[]): Promise<number> {
+  if (!ids.length) return 0
+  // issues that cleared by themselves get their 'cleared' entry (app/domain/alarms/clears.server.ts)
+  await recordClears(ids)
+  return queueNotifications(ids, (chunk) => ({ OR: [{ systemId: { in: chunk } }, { id: { in: chunk } }] }))
+}
+
+/**
+ * A maintenance window mutes what becomes active during it; what is still active (same
+ * activation, unacknowledged) when the window ends is told then, so a device that died during
+ * rigging is reported. The muted rows of those issues give way to a normal evaluation (e-mail and
+ * channels); runs with every flush, a few rows at most. Returns the issues released.
+ */
+export async function releaseMutedDeliveries(now = new Date()): Promise<number> {
+  const rows = await prisma.$queryRaw<{ id: string; issueId: string; organizationId: string; projectId: string; severity: number; activation: number; acknowledgedAt: Date | string | null; ackActivation: number }[]>(Prisma.sql`
+    SELECT d."id" AS id, d."issueId" AS "issueId", a."organizationId" AS "organizationId", s."projectId" AS "projectId", i."severity" AS severity,
+      i."activation" AS activation, i."acknowledgedAt" AS "acknowledgedAt", i."ackActivation" AS "ackActivation"
+    FROM "NotificationDelivery" d JOIN "Issue" i ON i."id" = d."issueId" AND i."activation" = d."activation"
+    JOIN "System" s ON s."id" = i."systemId" JOIN "Agent" a ON a."id" = s."agentId"
+    WHERE d."status" = ${STATUS.muted} AND ${isTrue('i."isActive"')} AND s."projectId" IS NOT NULL AND a."organizationId" IS NOT NULL`)
+  const candidates = rows.filter((r) => !isAcknowledged(r))
+  if (candidates.length === 0) return 0
+  const released: typeof candidates = []
+  for (const organizationId of new Set(candidates.map((r) => r.organizationId))) {
+    const policy = await windowPolicy(organizationId, now)
+    released.push(...candidates.filter((r) => r.organizationId === organizationId && policy.modeFor(r.projectId, r.severity) !== 'muted'))
+  }
+  if (released.length === 0) return 0
+  for (const chunk of chunked(released.map((r) => r.id))) await prisma.notificationDelivery.deleteMany({ where: { id: { in: chunk }, status: STATUS.muted } })
+  const issueIds = [...new Set(released.map((r) => r.issueId))]
+  await onIssuesActivated(issueIds.map((issueId) => ({ issueId })))
+  return issueIds.length
 }
 
 // ------------------------------------------------------------------------------- sending
@@ -359,6 +391,7 @@ async function claim<R extends { id: string }>(rows: R[]): Promise<R[]> {
 export async function flushNotifications(options: { now?: Date; force?: boolean } = {}): Promise<number> {
   const now = options.now ?? new Date()
   const windowMs = getConfig().NOTIFY_BATCH_MS
+  await releaseMutedDeliveries(now)
   const pending = await prisma.notificationDelivery.findMany({
     where: { status: STATUS.pending },
     select: { id: true, userId: true, issueId: true, activation: true, severity: true, createdAt: true, urgent: true },

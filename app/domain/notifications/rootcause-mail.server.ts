@@ -34,7 +34,8 @@ export async function foldRootCauses<T extends FoldableItem>(items: T[]): Promis
       ...item,
       issueId: cause.id,
       kind: cause.kind,
-      severity: cause.severity,
+      // the worst of the cause and what it explains, so critical tiles under an error port notify as critical
+      severity: group.severity,
       component: cause.component,
       escalated: false,
       message: `Root cause: ${cause.message || cause.key} affects ${plural(group.deviceCount, 'device')} (explains ${plural(group.explained.length, 'issue')})`,

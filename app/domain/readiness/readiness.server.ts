@@ -1,6 +1,7 @@
 import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
-import { CONNECTED_WINDOW_MS, SEVERITY_ORDER, isConnected, severityLabel } from '../agents/derived'
+import { SEVERITY_ORDER, severityLabel } from '../agents/derived'
+import { presenceOf } from '../agents/presence.server'
 import { accessDenied, notFound } from '../errors'
 import { isTrue } from '../fleet/dialect.server'
 import { loadFleetScope } from '../fleet/scope.server'
@@ -58,9 +59,14 @@ export async function readinessReport(actor: Actor, organizationId: string, proj
   const baselines = deviceBaselines(versions.map((v) => ({ ...v, count: Number(v.count) })))
   const agentGroups = agentBaselines(agents)
   const allGroups = [...agentGroups, ...baselines]
+  // the presence rule of the Connected tag and the offline alarm (agents/presence.server.ts)
+  const [presence, project] = await Promise.all([
+    presenceOf(agents, now),
+    prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { offlineAlarmMinutes: true } }),
+  ])
   const offline = agents
-    .filter((a) => !isConnected(Boolean(a.enabled), a.lastSeen, now))
-    .map((a) => ({ id: a.id, name: a.name || a.id, lastSeen: a.lastSeen ? new Date(a.lastSeen).toISOString() : null, systems: Number(a.systems), disabled: !a.enabled }))
+    .filter((a) => !presence.get(a.id)!.connected)
+    .map((a) => ({ id: a.id, name: a.name || a.id, lastSeen: a.lastSeen ? new Date(a.lastSeen).toISOString() : null, systems: Number(a.systems), disabled: !a.enabled, offlineAfterMinutes: presence.get(a.id)!.offlineMinutes }))
   const bySeverity = SEVERITY_ORDER.map((severity) => {
     const rows = severities.filter((r) => r.severity === severity)
     const count = (kind: string) => rows.filter((r) => r.kind === kind).reduce((n, r) => n + Number(r.total), 0)
@@ -74,7 +80,10 @@ export async function readinessReport(actor: Actor, organizationId: string, proj
     organization: { id: organizationId, name: scope.access.organization.name },
     project: { id: projectId, name: scope.projectPath(projectId).map((p) => p.name).join(' / '), subProjects: projectIds.length - 1 },
     generatedAt: new Date(now).toISOString(),
-    connectedWindowMinutes: CONNECTED_WINDOW_MS / 60_000,
+    /** the project's "Offline alarm after" delay: an agent unseen this long is offline (each agent uses the shortest delay of its systems' projects) */
+    offlineAfterMinutes: project.offlineAlarmMinutes,
+    /** the same value under its former name */
+    connectedWindowMinutes: project.offlineAlarmMinutes,
     summary: {
       agents: agents.length,
       agentsOffline: offline.length,

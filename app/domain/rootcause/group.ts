@@ -34,8 +34,10 @@ export type RootCauseGroup<I extends RootCauseIssue = RootCauseIssue> = {
   /** the devices of the cause (one unless the cause issue spans several) */
   causeDeviceKeys: string[]
   explained: I[]
-  /** devices the explained issues affect (distinct keys where known, counts otherwise) */
+  /** devices the explained issues affect: their latest counts (a named device may be a group, 35 tiles), each named device once */
   deviceCount: number
+  /** the worst severity of the cause and what it explains: 35 critical dark tiles under an error port make a critical group */
+  severity: number
 }
 
 export type RootCauseResult<I extends RootCauseIssue = RootCauseIssue> = {
@@ -206,20 +208,30 @@ function groupSystem<I extends RootCauseIssue>(issues: I[], deviceList: RootCaus
     causeDeviceKeys: candidate.causeDeviceKeys,
     explained: explained.sort((a, b) => a.severity - b.severity || a.key.localeCompare(b.key)),
     deviceCount: countDevices(explained),
+    severity: explained.reduce((worst, i) => (i.severity >= 0 && i.severity < worst ? i.severity : worst), candidate.cause.severity),
   }))
 }
 
-/** Distinct named devices, plus the counts of issues that span several unnamed ones. */
-function countDevices(issues: RootCauseIssue[]): number {
-  const named = new Set(issues.filter((i) => i.deviceKey).map((i) => i.deviceKey!))
-  const unnamed = issues.filter((i) => !i.deviceKey).reduce((sum, i) => sum + Math.max(1, i.latestCount), 0)
-  return named.size + unnamed
+/**
+ * Devices the issues affect. An issue counts its latest count (how many devices report it, at
+ * least 1): a named device may stand for a group (the 'tiles' row of 35 receivers). Issues on the
+ * same named device count it once, at the largest count.
+ */
+export function countDevices(issues: Pick<RootCauseIssue, 'deviceKey' | 'latestCount'>[]): number {
+  const named = new Map<string, number>()
+  let unnamed = 0
+  for (const i of issues) {
+    const count = Math.max(1, i.latestCount)
+    if (i.deviceKey) named.set(i.deviceKey, Math.max(named.get(i.deviceKey) ?? 0, count))
+    else unnamed += count
+  }
+  return [...named.values()].reduce((sum, n) => sum + n, unnamed)
 }
 
 /**
  * Groups active issues under the upstream causes that explain them. Inactive issues are neither
  * causes nor explained. Issues and devices of any number of systems may be passed; topology never
- * crosses systems. Groups are ordered by cause severity, then by how much they explain.
+ * crosses systems. Groups are ordered by their severity (the worst of cause and explained), then by how much they explain.
  */
 export function groupByRootCause<I extends RootCauseIssue>(issues: I[], devices: RootCauseDevice[]): RootCauseResult<I> {
   const active = issues.filter((i) => i.isActive)
@@ -231,7 +243,7 @@ export function groupByRootCause<I extends RootCauseIssue>(issues: I[], devices:
   }
   for (const device of devices) bySystem.get(device.systemId)?.devices.push(device)
   const groups = [...bySystem.values()].flatMap((s) => groupSystem(s.issues, s.devices))
-  groups.sort((a, b) => a.cause.severity - b.cause.severity || b.deviceCount - a.deviceCount || a.cause.id.localeCompare(b.cause.id))
+  groups.sort((a, b) => a.severity - b.severity || b.deviceCount - a.deviceCount || a.cause.id.localeCompare(b.cause.id))
   const explainedBy = new Map<string, string>()
   for (const g of groups) for (const i of g.explained) explainedBy.set(i.id, g.cause.id)
   return { groups, explainedBy }

@@ -11,6 +11,8 @@ export type RootCauseGroupView = {
   explained: { id: string; severity: number; component: string; message: string; count: number }[]
   text: string
   deviceCount: number
+  /** the worst severity of the cause and the issues it explains */
+  severity: number
 }
 
 /** At most this many systems with a failing upstream device are grouped per page view. */
@@ -34,6 +36,7 @@ export function toGroupViews(result: RootCauseResult<RootCauseIssueRow>, systems
       explained: g.explained.map((i) => ({ id: i.id, severity: i.severity, component: i.component, message: i.message || i.key, count: i.latestCount })),
       text: explainsText(g),
       deviceCount: g.deviceCount,
+      severity: g.severity,
     }
   })
 }

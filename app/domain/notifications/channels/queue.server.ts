@@ -51,6 +51,8 @@ export async function queueChannelNotifications(organizationId: string, pairs: {
     const group = groupOf.get(issue.id)
     const cause: RootCauseIssueRow | ChannelIssue = group?.cause ?? issue
     const agentName = issue.system.agent.clientName || issue.system.agent.id
+    // a group is as severe as the worst of its cause and what it explains
+    const severity = group?.severity ?? cause.severity
     const base = {
       id: newEventId(),
       createdAt: new Date().toISOString(),
@@ -58,7 +60,7 @@ export async function queueChannelNotifications(organizationId: string, pairs: {
       ...(issue.system.projectId ? { project: { id: issue.system.projectId, path: pathOf(issue.system.projectId) } } : {}),
       agent: { id: issue.system.agent.id, name: agentName },
       system: { id: issue.system.id, name: issue.system.name || issue.system.key },
-      issue: { id: cause.id, kind: cause.kind, key: cause.key, component: cause.component, severity: cause.severity, severityLabel: severityLabel(cause.severity), message: cause.message || cause.key },
+      issue: { id: cause.id, kind: cause.kind, key: cause.key, component: cause.component, severity, severityLabel: severityLabel(severity), message: cause.message || cause.key },
       link: `${publicUrl}/organization/${organizationId}/agents/${issue.system.agent.id}`,
     }
     if (group) {

@@ -1,0 +1,4 @@
+-- AlterTable (a plain ADD COLUMN: SQLite takes it with a constant default, no table copy)
+ALTER TABLE "Issue" ADD COLUMN "clearRecorded" INTEGER NOT NULL DEFAULT 0;
+-- issues cleared before this migration count as recorded (no 'cleared' entries written for old clears)
+UPDATE "Issue" SET "clearRecorded" = "activation" WHERE "isActive" = 0;
