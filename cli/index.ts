@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander'
 import { registerAdminCommands } from './commands/admin'
 import { registerAdminApiCommands } from './commands/admin-api'
 import { registerAgentsCommands } from './commands/agents'
+import { registerApiCommands } from './commands/api'
 import { registerAuditCommands } from './commands/audit'
 import { registerAuthCommands } from './commands/auth'
 import { registerCompletionCommand } from './commands/completion'
@@ -50,6 +51,7 @@ export function createProgram(): Command {
   registerUsageCommands(program)
   registerTokensCommands(program)
   registerAdminApiCommands(registerAdminCommands(program))
+  registerApiCommands(program)
   registerSimulateCommand(program)
   registerCompletionCommand(program)
   // --url, --json and --output are accepted after the command name too (`pixelfleet agents list --json`).

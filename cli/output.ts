@@ -1,12 +1,12 @@
 import { timeAgo } from '../app/utils/format-time'
 import { csvLine } from '../app/utils/csv'
-import { type CliContext } from './context'
 
 /** How results are printed: `--output table|csv|json` (`--json` is `--output json`). */
 export const OUTPUT_FORMATS = ['table', 'csv', 'json'] as const
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number]
 
-type Printable = Pick<CliContext, 'json'> & { format?: OutputFormat }
+/** What printing needs of a command's context (cli/context.ts's CliContext has both). */
+type Printable = { json: boolean; format?: OutputFormat }
 const formatOf = (ctx: Printable): OutputFormat => ctx.format ?? (ctx.json ? 'json' : 'table')
 
 /** Prints a command's result: its JSON form with --json, else the human text. */

@@ -16,9 +16,9 @@ const tokenSpec = z
 
 /** API tokens (CLI and scripts, CI). The plaintext token is returned once, at creation. */
 export const tokenCalls: ApiCalls = {
-  /** CLI login: e-mail + password -> token (same rules and rate limits as sign-in). */
+  /** CLI login: e-mail + password -> token with a name, scope and expiry (same rules and rate limits as sign-in). */
   'public/auth/tokenCreate': definePublicCall({
-    input: z.object({}).passthrough(),
+    input: z.object({ email: z.string(), password: z.string() }).merge(tokenSpec),
     output: tokensOutputs['public/auth/tokenCreate'],
     handler: ({ info }, input) => createApiTokenWithPassword(input, info),
   }),

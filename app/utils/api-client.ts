@@ -1,4 +1,4 @@
-/** Browser-side /client/v1 caller with the spec's error codes ('API/{code}', 'http/{status}'). */
+/** Browser-side /client/v1 caller with the spec's error codes ('API/{code}', else 'http/{status}', else 'axios/{code}'). */
 export class ApiError extends Error {
   constructor(
     readonly code: string,
@@ -19,7 +19,7 @@ export async function callApi<T = Record<string, unknown>>(name: string, body: o
       body: JSON.stringify(body),
     })
   } catch (error) {
-    throw new ApiError('fetch/network', (error as Error).message)
+    throw new ApiError(`axios/${transportCode(error)}`, (error as Error).message)
   }
   let data: unknown
   try {
@@ -37,3 +37,10 @@ export async function callApi<T = Record<string, unknown>>(name: string, body: o
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new ApiError('API/malformed', 'Response is not an object')
   return data as T
 }
+
+/**
+ * The spec names transport failures 'axios/{code}' (spec 01 section 7) after the client it was
+ * written for; fetch has no codes, so a failed request gets the code axios gives the same failure:
+ * ERR_CANCELED when it was aborted, ERR_NETWORK otherwise.
+ */
+export const transportCode = (error: unknown): 'ERR_CANCELED' | 'ERR_NETWORK' => (error instanceof Error && error.name === 'AbortError' ? 'ERR_CANCELED' : 'ERR_NETWORK')

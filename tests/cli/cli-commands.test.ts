@@ -13,7 +13,8 @@ let portal: RunningPortal
 let cli: Awaited<ReturnType<typeof cliSession>>
 
 beforeAll(async () => {
-  portal = await startPortal()
+  // every answer is also checked against its call's output schema (docs/decisions/034)
+  portal = await startPortal({ API_CHECK_OUTPUT: 'true' })
   cli = await cliSession(portal)
 })
 

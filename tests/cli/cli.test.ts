@@ -12,7 +12,8 @@ let session: Awaited<ReturnType<typeof cliSession>>
 let configHome: string
 
 beforeAll(async () => {
-  portal = await startPortal()
+  // every answer is also checked against its call's output schema (docs/decisions/034)
+  portal = await startPortal({ API_CHECK_OUTPUT: 'true' })
   // No tokens made up front: these tests log in themselves and count the owner's tokens.
   session = await cliSession(portal, { tokens: false })
   configHome = session.configHome

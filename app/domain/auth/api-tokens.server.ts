@@ -131,7 +131,15 @@ export async function listEndedApiTokens(actor: Actor): Promise<EndedApiToken[]>
   })
 }
 
-const tokenSignInInput = z.object({ email: z.string(), password: z.string(), name: z.string().optional() })
+/** E-mail and password, and the new token's name, scope and expiry (checked by tokenSpecInput). */
+const tokenSignInInput = z.object({
+  email: z.string(),
+  password: z.string(),
+  name: z.string().optional(),
+  scope: z.unknown().optional(),
+  permissions: z.unknown().optional(),
+  expiresInDays: z.unknown().optional(),
+})
 
 /**
  * CLI login (public/auth/tokenCreate): e-mail and password -> a personal API token. It is a real
@@ -141,12 +149,15 @@ const tokenSignInInput = z.object({ email: z.string(), password: z.string(), nam
 export async function createApiTokenWithPassword(raw: unknown, info: RequestInfo): Promise<CreatedApiToken> {
   const parsed = tokenSignInInput.safeParse(raw)
   if (!parsed.success) throw fromZodIssues(parsed.error.issues)
-  const session = await signInWithPassword({ email: parsed.data.email, password: parsed.data.password }, info)
+  const { email, password, ...rest } = parsed.data
+  const spec = { ...rest, name: rest.name?.trim() || `CLI ${new Date().toISOString().slice(0, 10)}` }
+  // a bad scope or expiry is refused before the sign-in, which would count as one
+  parseInput(tokenSpecInput, spec)
+  const session = await signInWithPassword({ email, password }, info)
   try {
     const identity = await resolveToken(session.token)
     if (identity.status !== 'ok') throw notLoggedIn()
-    const name = parsed.data.name?.trim() || `CLI ${new Date().toISOString().slice(0, 10)}`
-    return await createApiToken(userActor(identity.user, info), { name })
+    return await createApiToken(userActor(identity.user, info), spec)
   } finally {
     await revokeSession(session.token)
   }
