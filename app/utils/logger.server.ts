@@ -33,7 +33,7 @@ let root: Pino = createRoot({})
 function createRoot(options: LoggingOptions): Pino {
   const level = options.level ?? 'info'
   const pretty = options.format === 'pretty' || (options.format !== 'json' && !options.destination && process.stdout.isTTY === true)
-  const destination = options.destination ?? (pretty ? pinoPretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : pino.destination({ sync: true }))
+  const destination = options.destination ?? (pretty ? pinoPretty({ sync: true, colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,node' }) : pino.destination({ sync: true }))
   return pino(
     {
       level,
