@@ -114,6 +114,14 @@ export function componentLogger(component = ''): ComponentLogger {
 }
 
 /**
+ * A line written whatever LOG_LEVEL says (at info): the start's ready line, which supervisors,
+ * tests and benches wait for and read the bound ports from.
+ */
+export function announce(component: string, message: string, fields?: LogFields) {
+  root.child({ component }, { level: 'info' }).info(fields ?? {}, message)
+}
+
+/**
  * console.log/info/warn/error of the whole process go through the log too (code that predates it,
  * libraries), so stdout carries JSON lines only. debug stays console.debug's own.
  */
