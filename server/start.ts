@@ -9,7 +9,7 @@ import { ConfigError, loadConfig } from './config'
 import { migrateDatabase } from './migrate'
 import { DatabaseInUseError, lockDatabase } from './db-lock'
 import { PortInUseError } from './app'
-import { componentLogger, configureLogging, flushRepeats, routeConsoleToLog } from '../app/utils/logger.server'
+import { announce, componentLogger, configureLogging, flushRepeats, routeConsoleToLog } from '../app/utils/logger.server'
 import { defaultNodeId } from '../broker/external.server'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -38,8 +38,9 @@ async function main() {
   await applySafeDefaults(config)
   const { startServices } = await import('./services')
   const services = await startServices(config, { dev, root })
-  // tests and benches read the ports from this line: keep its shape
-  log.info(
+  // tests and benches read the ports from this line (whatever LOG_LEVEL is): keep its shape
+  announce(
+    'server',
     `Pixelfleet ${dev ? '(dev) ' : ''}ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${config.publicUrl} ` +
       `(web :${services.web.port}, MQTT :${services.mqttPort}, relay :${services.relayPort}${services.metricsPort !== null ? `, metrics :${services.metricsPort}` : ''})`,
   )

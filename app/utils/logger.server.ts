@@ -33,7 +33,7 @@ let root: Pino = createRoot({})
 function createRoot(options: LoggingOptions): Pino {
   const level = options.level ?? 'info'
   const pretty = options.format === 'pretty' || (options.format !== 'json' && !options.destination && process.stdout.isTTY === true)
-  const destination = options.destination ?? (pretty ? pinoPretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : pino.destination({ sync: true }))
+  const destination = options.destination ?? (pretty ? pinoPretty({ sync: true, colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,node' }) : pino.destination({ sync: true }))
   return pino(
     {
       level,
@@ -111,6 +111,14 @@ export function componentLogger(component = ''): ComponentLogger {
     warn: (message, fields) => write('warn', component, message, fields),
     error: (message, fields) => write('error', component, message, fields),
   }
+}
+
+/**
+ * A line written whatever LOG_LEVEL says (at info): the start's ready line, which supervisors,
+ * tests and benches wait for and read the bound ports from.
+ */
+export function announce(component: string, message: string, fields?: LogFields) {
+  root.child({ component }, { level: 'info' }).info(fields ?? {}, message)
 }
 
 /**

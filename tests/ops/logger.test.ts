@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { componentLogger, configureLogging, flushRepeats, REPEAT_WINDOW_MS, withLogFields } from '../../app/utils/logger.server'
+import { announce, componentLogger, configureLogging, flushRepeats, REPEAT_WINDOW_MS, withLogFields } from '../../app/utils/logger.server'
 
 /** The log's lines, parsed, written to memory instead of stdout. */
-function capture(level: 'debug' | 'info' | 'warn' = 'info') {
+function capture(level: 'debug' | 'info' | 'warn' | 'error' = 'info') {
   const lines: Record<string, unknown>[] = []
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -49,5 +49,14 @@ describe('structured log', () => {
     log.warn('mqtt: connection : read ECONNRESET')
     expect(lines.at(-1)).toMatchObject({ msg: 'mqtt: connection : read ECONNRESET' })
     expect(lines.filter((l) => l.msg === 'another line')).toHaveLength(1)
+  })
+})
+
+describe('announce', () => {
+  it('writes the ready line even when LOG_LEVEL hides info', () => {
+    const lines = capture('error')
+    componentLogger('server').info('hidden')
+    announce('server', 'Pixelfleet ready in 1.0 s: http://localhost:3000 (web :3000, MQTT :1883, relay :3001)')
+    expect(lines).toMatchObject([{ level: 'info', component: 'server', msg: 'Pixelfleet ready in 1.0 s: http://localhost:3000 (web :3000, MQTT :1883, relay :3001)' }])
   })
 })
