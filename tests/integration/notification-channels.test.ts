@@ -28,7 +28,8 @@ let script: number[] = []
 const server = setupServer(
   http.post('http://localhost/:path', async ({ request, params }) => {
     received.push({ path: String(params.path), body: await request.text(), headers: request.headers })
-    if (params.path === 'slow') await delay(400)
+    // the slow receiver answers after the sender gave up; it must not take the next scripted status
+    if (params.path === 'slow') return delay(400).then(() => new HttpResponse('too late', { status: 200 }))
     const status = script.shift() ?? 200
     return new HttpResponse(status === 200 ? 'ok' : 'upstream trouble', { status })
   }),
