@@ -135,7 +135,7 @@ describe('SQLite: a write lock held elsewhere past the busy timeout', () => {
 
     await c.signIn()
     expect((await c.createNote()).status).toBe(200)
-    expect((await c.page(`/organization/${DEMO_ORG_ID}`)).status).toBe(200)
+    expect((await c.page(`/organization/${DEMO_ORG_ID}/projects`)).status).toBe(200)
   }, 900_000)
 })
 
@@ -182,13 +182,13 @@ async function freePort(): Promise<number> {
     expect((await c.createNote()).status).toBe(200)
 
     pgCtl('-m', 'fast', 'stop')
-    expectUnavailablePage(await eventually(() => c.page(`/organization/${DEMO_ORG_ID}`), (a) => a.status !== 200, 'the signed-in page to fail'))
+    expectUnavailablePage(await eventually(() => c.page(`/organization/${DEMO_ORG_ID}/projects`), (a) => a.status !== 200, 'the signed-in page to fail'))
     expectUnavailablePage(await c.page('/login'))
     expectUnavailablePage(await c.signInForm())
     expectUnavailableApi(await c.createNote())
 
     start()
-    await eventually(() => c.page(`/organization/${DEMO_ORG_ID}`), (a) => a.status === 200, 'the signed-in page to answer again')
+    await eventually(() => c.page(`/organization/${DEMO_ORG_ID}/projects`), (a) => a.status === 200, 'the signed-in page to answer again')
     await c.signIn()
     expect((await c.createNote()).status).toBe(200)
   }, 900_000)
