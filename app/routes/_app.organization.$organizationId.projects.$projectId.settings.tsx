@@ -84,7 +84,7 @@ export default function ProjectSettings() {
           <CardTitle>Membership</CardTitle>
           <CardDescription>Roles inherited from the organization or a parent project are read-only here; project roles apply to this project and its sub-projects.</CardDescription>
         </CardHeader>
-        <CardContent className="p-0">
+        <CardContent className="relative overflow-x-auto p-0">
           <ProjectMembersTable organizationId={organizationId} projectId={project.id} members={members} roles={roles} canAssign={canAssign} currentUserId={currentUserId} />
         </CardContent>
       </Card>

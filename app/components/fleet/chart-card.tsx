@@ -7,6 +7,10 @@ import { Card, CardContent, CardHeader, CardTitle } from '../ui/card'
 
 const ChartBody = lazy(() => import('./chart-body'))
 
+/** Axis labels wrap into two lines at most (the table view shows the whole text). */
+const LABEL_MAX = 40
+const shortLabel = (text: string) => (text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX - 1)}…` : text)
+
 /**
  * One overview chart that the user can switch to a table (Key, Count, and Message when the data
  * has one). Horizontal bars get `barSize` px per row (Issues By Type: 50 px each, 100 when empty).
@@ -20,7 +24,7 @@ export function ChartCard({
   layout = 'horizontal',
   barSize = 28,
   height,
-  label = (d) => d.message || d.key,
+  label = (d) => shortLabel(d.message || d.key),
   children,
 }: {
   title: string

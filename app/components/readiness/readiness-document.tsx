@@ -3,18 +3,19 @@ import type { ReadinessReport } from '~/domain/readiness/readiness.server'
 /**
  * Styles of the readiness report. Plain CSS (not Tailwind) so the downloaded HTML file looks the
  * same as the page; the print rules hide the console around it (sidebar, header) and lay it out on
- * A4 with page breaks between sections.
+ * A4 with page breaks between sections. The report is a white sheet in the dark theme too (it is
+ * the document that gets printed and downloaded); its grey text is slate-600 for 4.5:1 contrast.
  */
 export const READINESS_CSS = `
-.rr { font: 13px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #0f172a; max-width: 1040px; }
+.rr { font: 13px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #0f172a; max-width: 1040px; background: #fff; color-scheme: light; padding: 12px 16px; border-radius: 8px; }
 .rr h1 { font-size: 20px; margin: 0 0 2px; }
 .rr h2 { font-size: 15px; margin: 20px 0 6px; padding-bottom: 4px; border-bottom: 1px solid #e2e8f0; }
 .rr h3 { font-size: 13px; margin: 12px 0 4px; }
-.rr .rr-meta { color: #64748b; font-size: 12px; margin: 0 0 12px; }
+.rr .rr-meta { color: #475569; font-size: 12px; margin: 0 0 12px; }
 .rr .rr-cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 8px; }
 .rr .rr-card { border: 1px solid #e2e8f0; border-radius: 6px; padding: 8px 10px; background: #fff; }
 .rr .rr-card b { display: block; font-size: 20px; font-variant-numeric: tabular-nums; }
-.rr .rr-card span { color: #64748b; font-size: 12px; }
+.rr .rr-card span { color: #475569; font-size: 12px; }
 .rr .rr-card.rr-bad b { color: #b91c1c; }
 .rr .rr-verdict { display: inline-block; border-radius: 999px; padding: 2px 10px; font-weight: 600; font-size: 12px; margin-bottom: 10px; }
 .rr .rr-ready { background: #dcfce7; color: #166534; }
@@ -24,16 +25,16 @@ export const READINESS_CSS = `
 .rr th, .rr td { padding: 4px 6px; border-bottom: 1px solid #e2e8f0; vertical-align: top; }
 .rr td.rr-num, .rr th.rr-num { text-align: right; font-variant-numeric: tabular-nums; }
 .rr .rr-mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 11px; }
-.rr .rr-empty { color: #64748b; font-style: italic; margin: 4px 0; }
+.rr .rr-empty { color: #475569; font-style: italic; margin: 4px 0; }
 .rr .rr-scroll { overflow-x: auto; }
 .rr .sev-Critical { color: #b91c1c; font-weight: 600; } .rr .sev-Error { color: #c2410c; font-weight: 600; } .rr .sev-Warning { color: #a16207; }
-.rr .rr-def { color: #64748b; font-size: 12px; margin: 0 0 6px; }
+.rr .rr-def { color: #475569; font-size: 12px; margin: 0 0 6px; }
 @page { size: A4; margin: 14mm 12mm; }
 @media print {
   html, body { background: #fff !important; }
   aside, header, nav, [data-sonner-toaster], .rr-noprint { display: none !important; }
   .h-screen, .min-h-0, #main-content { height: auto !important; overflow: visible !important; display: block !important; padding: 0 !important; }
-  .rr { max-width: none; font-size: 11px; }
+  .rr { max-width: none; font-size: 11px; padding: 0; }
   .rr section { break-inside: auto; }
   .rr section.rr-break { break-before: page; }
   .rr tr, .rr .rr-card { break-inside: avoid; }

@@ -7,8 +7,9 @@ export const Card = ({ className, ...props }: HTMLAttributes<HTMLDivElement>) =>
 export const CardHeader = ({ className, ...props }: HTMLAttributes<HTMLDivElement>) => (
   <div className={cn('flex flex-col gap-1 border-b px-4 py-3', className)} {...props} />
 )
+/** A card's title is the level below the page's h1 (cards are the pages' sections: axe heading-order). */
 export const CardTitle = ({ className, ...props }: HTMLAttributes<HTMLHeadingElement>) => (
-  <h3 className={cn('text-sm font-semibold leading-none', className)} {...props} />
+  <h2 className={cn('text-sm font-semibold leading-none', className)} {...props} />
 )
 export const CardDescription = ({ className, ...props }: HTMLAttributes<HTMLParagraphElement>) => (
   <p className={cn('text-xs text-muted-foreground', className)} {...props} />
