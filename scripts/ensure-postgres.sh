@@ -25,10 +25,11 @@ if [ -z "$(bindir)" ]; then
   fi
   log "installing PostgreSQL from Debian..."
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
+  # another apt may hold the lock: wait for it rather than fail
+  apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
   # no cluster of the package's own: we start ours below
   mkdir -p /etc/postgresql-common && echo 'create_main_cluster = false' > /etc/postgresql-common/createcluster.conf
-  apt-get install -y -qq postgresql >/dev/null
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq postgresql >/dev/null
 fi
 BIN="$(bindir)"
 

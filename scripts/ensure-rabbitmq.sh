@@ -33,8 +33,9 @@ install_missing() {
     exit 1
   fi
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # another apt (CI step, unattended upgrade) may hold the lock: wait for it rather than fail
+  apt-get -o DPkg::Lock::Timeout=600 update -qq
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   # Debian starts a system node on install where an init system runs; ours are started below, on their own ports.
 }
 
@@ -85,9 +86,21 @@ CONF
   echo "RabbitMQ $RMQ_NODE ready: MQTT_BROKER_URL=mqtt://$RMQ_USER:****@$RMQ_BIND:$RMQ_MQTT_PORT (AMQP :$RMQ_AMQP_PORT)"
 }
 
+# Stops the node of $RMQ_DIR: rabbitmqctl first (Debian's 3.10 has no --idle-timeout: that option
+# made every stop fail unseen), then the pid file's process (SIGTERM, SIGKILL after 60 s).
 stop_node() {
   node_env
-  rabbitmqctl -q stop --idle-timeout 10 >/dev/null 2>&1 || true
+  local pid=""
+  [ -f "$RMQ_DIR/rabbitmq.pid" ] && pid="$(cat "$RMQ_DIR/rabbitmq.pid")"
+  if ! rabbitmqctl -q stop; then
+    echo "ensure-rabbitmq: rabbitmqctl stop failed for $RMQ_NODE; signalling its process" >&2
+    [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null || true
+  fi
+  if [ -n "$pid" ]; then
+    for _ in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.5; done
+    echo "ensure-rabbitmq: $RMQ_NODE still runs after 60 s; killing it" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
 }
 
 install_missing

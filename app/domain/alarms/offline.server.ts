@@ -10,6 +10,7 @@ import { recordClears } from './clears.server'
 import { OFFLINE_ISSUE, OFFLINE_MINUTES } from './state'
 import { prisma, isUniqueViolation } from '~/utils/db.server'
 import { inChunks } from '~/utils/id-chunks'
+import { LARGE_TRANSACTION } from '../large-transaction'
 
 /**
  * Offline alarm: an agent not seen for its project's "Offline alarm after" delay gets an 'Agent
@@ -21,6 +22,39 @@ import { inChunks } from '~/utils/id-chunks'
  * isActive = false), so several nodes never raise it twice nor bump the activation twice.
  * Notifications follow through the usual 'issue' change event (app/domain/notifications).
  */
+
+/** Systems raised per transaction. */
+const RAISE_CHUNK = 200
+
+const chunksOf = <T>(items: T[], size: number) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
+
+type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
+type SilentSystem = { id: string; project: { offlineAlarmMinutes: number | null } | null }
+
+/**
+ * Raises the offline issue of one system inside `tx`: an update guarded by isActive = false when
+ * it has one, else an insert (the unique key lets one node win). Null when another node was first.
+ */
+async function raiseOne(tx: Tx, system: SilentSystem, found: { id: string } | undefined, now: Date): Promise<string | null> {
+  const minutes = system.project?.offlineAlarmMinutes ?? OFFLINE_MINUTES.default
+  const fields = { component: OFFLINE_ISSUE.component, message: message(minutes), severity: SEVERITY.critical, latestCount: 1, latestAt: now, isActive: true, clearedAt: null, clearedBy: '' }
+  let issueId: string
+  if (found) {
+    const { count } = await tx.issue.updateMany({ where: { id: found.id, isActive: false }, data: { ...fields, activation: { increment: 1 } } })
+    if (count === 0) return null
+    issueId = found.id
+  } else {
+    issueId = (await tx.issue.create({ data: { systemId: system.id, kind: OFFLINE_ISSUE.kind, key: OFFLINE_ISSUE.key, activation: 1, ...fields } })).id
+  }
+  await tx.issueHistory.create({ data: { issueId, timestamp: now, count: 1 } })
+  return issueId
+}
+
+/** Another node raised it first. */
+function lostToAnotherNode(error: unknown): null {
+  if (isUniqueViolation(error)) return null
+  throw error
+}
 
 /** Agents silent for longer than this are left alone: an upgrade must not raise alarms for long-dead agents. */
 const LOOK_BACK_MS = 2 * 86_400_000
@@ -48,30 +82,27 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
   )
   const bySystem = new Map(existing.map((i) => [i.systemId, i]))
   const raised: { id: string; organizationId: string; systemId: string }[] = []
-  for (const system of silent) {
-    const found = bySystem.get(system.id)
-    if (found?.isActive) continue
-    const minutes = system.project?.offlineAlarmMinutes ?? OFFLINE_MINUTES.default
-    const fields = { component: OFFLINE_ISSUE.component, message: message(minutes), severity: SEVERITY.critical, latestCount: 1, latestAt: now, isActive: true, clearedAt: null, clearedBy: '' }
-    const id = await prisma
+  const toRaise = silent.filter((system) => !bySystem.get(system.id)?.isActive)
+  // One transaction per chunk, not per system: a thousand silent systems were a thousand
+  // transactions, too slow for one sweep on a loaded PostgreSQL. A chunk another node raised
+  // part of meanwhile fails on the unique key and is redone system by system.
+  for (const chunk of chunksOf(toRaise, RAISE_CHUNK)) {
+    const ids = await prisma
       .$transaction(async (tx) => {
-        let issueId: string
-        if (found) {
-          const { count } = await tx.issue.updateMany({ where: { id: found.id, isActive: false }, data: { ...fields, activation: { increment: 1 } } })
-          if (count === 0) return null
-          issueId = found.id
-        } else {
-          issueId = (await tx.issue.create({ data: { systemId: system.id, kind: OFFLINE_ISSUE.kind, key: OFFLINE_ISSUE.key, activation: 1, ...fields } })).id
-        }
-        await tx.issueHistory.create({ data: { issueId, timestamp: now, count: 1 } })
-        return issueId
+        const won: (string | null)[] = []
+        for (const system of chunk) won.push(await raiseOne(tx, system, bySystem.get(system.id), now))
+        return won
+      }, LARGE_TRANSACTION)
+      .catch(async (error) => {
+        if (!isUniqueViolation(error)) throw error
+        const won: (string | null)[] = []
+        for (const system of chunk) won.push(await prisma.$transaction((tx) => raiseOne(tx, system, bySystem.get(system.id), now)).catch(lostToAnotherNode))
+        return won
       })
-      .catch((error) => {
-        // Another node raised it first.
-        if (isUniqueViolation(error)) return null
-        throw error
-      })
-    if (id) raised.push({ id, organizationId: system.agent.organizationId!, systemId: system.id })
+    chunk.forEach((system, i) => {
+      const id = ids[i]
+      if (id) raised.push({ id, organizationId: system.agent.organizationId!, systemId: system.id })
+    })
   }
 
   // Clear: active offline issues whose agent was seen within its delay.

@@ -1,4 +1,5 @@
 import { Prisma } from '@prisma/client'
+import { LARGE_TRANSACTION } from '../large-transaction'
 import { getOrganizationAccess, type OrganizationAccess } from '../access/access.server'
 import { severityLabel } from '../agents/derived'
 import { userActor } from '../auth/session.server'
@@ -380,7 +381,7 @@ async function claim<R extends { id: string }>(rows: R[]): Promise<R[]> {
       if (count === 1) won.push(row)
     }
     return won
-  })
+  }, LARGE_TRANSACTION)
   return claimed
 }
 

@@ -1,4 +1,5 @@
 import { type Prisma } from '@prisma/client'
+import { LARGE_TRANSACTION } from '../large-transaction'
 import { z } from 'zod'
 import { type Actor, type UserActor } from '../actor'
 import { getOrganizationAccess, type OrganizationAccess } from '../access/access.server'
@@ -125,7 +126,7 @@ export async function deleteOrganization(actor: Actor, organizationId: string) {
     await tx.organization.delete({ where: { id: organizationId } })
     // The organization's own log goes with it; this site-level record remains.
     await audit(tx, actor, { organizationId: null, action: 'organization.delete', message: `Organization '${name}' (${organizationId}) deleted` })
-  })
+  }, LARGE_TRANSACTION)
   emitChange({ organizationId, kind: 'organization', ids: [organizationId] })
   return { organizationId }
 }

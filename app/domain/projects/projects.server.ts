@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LARGE_TRANSACTION } from '../large-transaction'
 import { type Actor } from '../actor'
 import { getOrganizationAccess, type OrganizationAccess } from '../access/access.server'
 import { compileUserAcls } from '../access/acl.server'
@@ -121,7 +122,7 @@ export async function deleteProject(actor: Actor, organizationId: string, projec
     const extra = ids.length > 1 ? ` with ${ids.length - 1} sub-project(s)` : ''
     await audit(tx, actor, { organizationId, projectId, action: 'project.delete', message: `Project '${name}' deleted${extra}; ${unassignedSystems} system(s) unassigned` })
     return { deletedProjectIds: ids, unassignedSystems }
-  })
+  }, LARGE_TRANSACTION)
   emitChange({ organizationId, kind: 'project', ids })
   if (result.unassignedSystems > 0) emitChange({ organizationId, kind: 'system' })
   return result

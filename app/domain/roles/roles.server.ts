@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LARGE_TRANSACTION } from '../large-transaction'
 import { type Actor } from '../actor'
 import { adminStatus, getOrganizationAccess, requireOrganizationPermission } from '../access/access.server'
 import { compileAllAcls, compileRoleHolders, compileUserAcls, validateUserAcls } from '../access/acl.server'
@@ -257,7 +258,7 @@ export async function checkUserRoles(actor: Actor) {
     const usersCompiled = await compileAllAcls(tx)
     await audit(tx, actor, { action: 'acl.check', message: `Checked user roles: ${repairs.length} repair(s), ${usersCompiled} user(s) recompiled` })
     return { repairs, usersCompiled }
-  })
+  }, LARGE_TRANSACTION)
 }
 
 /** 'Recompile ACLs': every user's compiled ACLs from their access rights. */
@@ -267,7 +268,7 @@ export async function recompileAcls(actor: Actor) {
     const usersCompiled = await compileAllAcls(tx)
     await audit(tx, actor, { action: 'acl.recompile', message: `Recompiled ACLs of ${usersCompiled} user(s)` })
     return { usersCompiled }
-  })
+  }, LARGE_TRANSACTION)
   // anyone's rights may have moved: every organization's shared reads and open pages refresh
   emitChange({ organizationId: null, kind: 'member' })
   return result
