@@ -87,7 +87,7 @@ describe('phones and keyboards', () => {
             const strip = active.closest('[role=tablist]')!.getBoundingClientRect()
             const tab = active.getBoundingClientRect()
             return tab.left >= strip.left - 1 && tab.right <= strip.right + 1
-          }, undefined, { timeout: 5_000 })
+          }, undefined, { timeout: 15_000 })
           .then(() => true, () => false)
         if (!activeTabShown) problems.push(`${width} px ${name}: the active tab is scrolled out of sight in its tab strip`)
         // axe once per page, at the desktop width where the sidebar (and its menus) is on screen
