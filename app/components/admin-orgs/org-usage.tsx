@@ -10,7 +10,7 @@ import { NativeSelect } from '~/components/ui/native-select'
 import { USAGE_EXTRA_CALLS, USAGE_PAGE_SIZE, USAGE_PERIODS, periodLabel, recentPeriods, type UsagePeriod } from '~/domain/billing/usage-periods'
 import { callApi } from '~/utils/api-client'
 import { AdminTable, td } from './parts'
-import { type AdminOrg } from './org-detail'
+import { type AdminOrg } from './admin-org'
 
 type Figures = { periodStart: string; activeClients: number; apiCalls: number; calls: Record<string, number>; computedAt: string; cached: boolean }
 
