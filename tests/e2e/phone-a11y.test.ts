@@ -118,7 +118,7 @@ describe('phones and keyboards', () => {
     await expect(nameHeader.getAttribute('aria-sort')).resolves.toMatch(/^(none|ascending|descending)$/)
 
     for (const c of Object.values(byWho)) await c.close()
-  }, 120_000)
+  })
 
   it('returns focus to the opener of a dialog and fits the dialog into a phone', async () => {
     await demoAgent('Dialog Check Agent', 'SN-DIALOG')
