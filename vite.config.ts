@@ -46,9 +46,12 @@ export default defineConfig(({ isSsrBuild }) => ({
     include: ['tests/**/*.test.ts', 'app/**/*.test.ts', 'broker/**/*.test.ts', 'cli/**/*.test.ts', 'simulator/**/*.test.ts', 'relay/**/*.test.ts'],
     globalSetup: ['tests/setup/global-setup.ts'],
     setupFiles: ['tests/setup/setup-test-env.ts'],
-    // generous: browser flows share two cores with a production server in CI
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // generous: browser flows share two cores with a production server in CI, and a machine at
+    // load 40 took over 120 s for a test that takes 10 s quiet; a limit only matters for a hang
+    testTimeout: 240_000,
+    hookTimeout: 300_000,
+    // expect.poll waits for a condition; its default (1 s) is a fixed short timeout on a busy machine
+    expect: { poll: { timeout: 30_000, interval: 100 } },
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
   },

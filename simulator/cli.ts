@@ -144,7 +144,7 @@ function untilStopped(durationMs: number | null): Promise<string> {
   })
 }
 
-/** Runs the simulator command line; returns the exit code (0 ok, 2 bad options, 3 key refused, 6 broker unreachable, 1 other). */
+/** Runs the simulator command line (`npm run simulate`, and `pixelfleet simulate` loads it on demand); returns the exit code (0 ok, 2 bad options, 3 key refused, 6 broker unreachable, 1 other). */
 export async function runSimulatorCli(argv: string[]): Promise<number> {
   const program = createProgram()
   let options: CliOptions

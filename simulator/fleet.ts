@@ -129,9 +129,3 @@ function throttledLogger(log: (line: string) => void) {
     suppressed = 0
   }
 }
-
-/** Entry of `pixelfleet simulate` (cli/commands/simulate.ts): the simulator's own command line, loaded on demand. */
-export async function runFleetCli(argv: string[]): Promise<number> {
-  const { runSimulatorCli } = await import('./cli')
-  return runSimulatorCli(argv)
-}

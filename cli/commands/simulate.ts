@@ -12,9 +12,9 @@ export function registerSimulateCommand(program: Command) {
     .argument('[options...]', 'simulator options')
     .action(async (args: string[]) => {
       // Loaded on demand: the simulator is heavier than every other command and optional in an install.
-      const { runFleetCli } = await import('../../simulator/fleet').catch((error: Error) => {
+      const { runSimulatorCli } = await import('../../simulator/cli').catch((error: Error) => {
         throw new CliError(`The simulator is not available in this installation (${error.message})`, ExitCode.unexpected, 'cli/simulator-missing')
       })
-      process.exitCode = await runFleetCli(args)
+      process.exitCode = await runSimulatorCli(args)
     })
 }

@@ -82,7 +82,7 @@ test('a crashed worker is restarted; every acknowledged message is stored and th
   const settled = await Promise.allSettled(results)
   const acknowledged = settled.filter((r) => r.status === 'fulfilled' && !r.value.failed).length
   const lost = settled.length - acknowledged
-  await expect.poll(() => worker.restartCount, { timeout: 10_000 }).toBe(restarts + 1)
+  await expect.poll(() => worker.restartCount, { timeout: 30_000 }).toBe(restarts + 1)
 
   // What was acknowledged is stored (at least once); the rest is resent, as an MQTT client does without its PUBACK.
   let stored = 0

@@ -32,13 +32,13 @@ afterAll(async () => {
 })
 
 export async function connect(url: string, options: mqtt.IClientOptions): Promise<MqttClient> {
-  const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 5000, ...options })
+  const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 30_000, ...options })
   clients.push(client)
   return client
 }
 
 /** Waits for the next message on a topic (the client must be subscribed). */
-export function nextMessage(client: MqttClient, topic: string, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+export function nextMessage(client: MqttClient, topic: string, timeoutMs = 30_000): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no message on ${topic}`)), timeoutMs)
     const onMessage = (t: string, payload: Buffer) => {

@@ -95,5 +95,5 @@ describe('admin usage overview against a simulated fleet', () => {
     await expect(runEventAggregation(staff, { organizationId: org.id, type: 'events' })).rejects.toMatchObject({ message: "Only the 'usage' aggregation exists" })
     const audit = await prisma.auditRecord.findMany({ where: { organizationId: org.id, action: { startsWith: 'usage.' } }, orderBy: { createdAt: 'asc' } })
     expect(audit.map((a) => a.action)).toEqual(['usage.aggregate', 'usage.clear'])
-  }, 60_000)
+  })
 })

@@ -43,7 +43,7 @@ describe('site admin organizations, billing and invoices', () => {
         await customer.page.getByRole('button', { name: 'Request Billing Agreement' }).click()
         const answered = await customer.page
           .getByText('Billing Status Updated')
-          .waitFor({ timeout: 3000 })
+          .waitFor({ timeout: 10_000 })
           .then(() => true)
           .catch(() => false)
         if (answered || attempt === 4) break
@@ -121,7 +121,7 @@ describe('site admin organizations, billing and invoices', () => {
       await page.getByText('Periods are calendar months in UTC', { exact: false }).waitFor()
       await page.getByRole('button', { name: 'Fetch all' }).click()
       const usage = page.getByTestId('usage-table')
-      await expect.poll(async () => usage.getByRole('button', { name: 'Refresh' }).count(), { timeout: 15_000 }).toBe(3)
+      await expect.poll(async () => usage.getByRole('button', { name: 'Refresh' }).count(), { timeout: 45_000 }).toBe(3)
       const current = usage.locator('tbody tr').first()
       await expect.poll(async () => Number(await current.locator('td').nth(2).textContent())).toBeGreaterThan(0)
       await expect(current.locator('td').nth(1).textContent()).resolves.toBe('1')

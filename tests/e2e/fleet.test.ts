@@ -59,7 +59,7 @@ describe('fleet monitoring screens', () => {
 
     // the open page learns about the new agent and its connection through live updates, no reload
     const row = page.locator(`tr[data-agent-id="${agent.agentId}"]`)
-    await row.getByLabel('Connected', { exact: true }).waitFor({ timeout: 20_000 })
+    await row.getByLabel('Connected', { exact: true }).waitFor({ timeout: 45_000 })
     await row.getByRole('link', { name: agent.site.name, exact: true }).waitFor()
     await shot(page, 'fleet-agents')
 
@@ -80,7 +80,7 @@ describe('fleet monitoring screens', () => {
     const picker = other.getByRole('combobox', { name: /^Project of system/ })
     await picker.selectOption(VOLUME_A)
     await other.getByText('System assignment updated').waitFor()
-    await page.getByLabel('Systems connected').filter({ hasText: /^0\s*\/ 0 connected/ }).waitFor({ timeout: 10_000 })
+    await page.getByLabel('Systems connected').filter({ hasText: /^0\s*\/ 0 connected/ }).waitFor({ timeout: 30_000 })
     expect(page.url()).toContain('/overview')
 
     await page.goto(`/organization/${DEMO_ORG_ID}/projects/${VOLUME_A}/overview`)

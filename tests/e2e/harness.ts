@@ -59,7 +59,8 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Run
     child.stderr!.on('data', onData)
     child.once('exit', (code) => reject(new Error(`portal exited with ${code} before it was ready:\n${output}`)))
   })
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`portal not ready in 90 s:\n${output}`)), 90_000))
+  // Migrating, seeding the demo (argon2 hashes) and loading the build took over 90 s at load 40.
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`portal not ready in 240 s:\n${output}`)), 240_000).unref())
   const ports = await Promise.race([ready, timeout])
   return {
     url: `http://127.0.0.1:${ports.port}`,
@@ -91,7 +92,8 @@ export async function launchBrowser(): Promise<Browser> {
 export async function newPage(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1400, height: 900 } })
   const page = await context.newPage()
-  page.setDefaultTimeout(15_000)
+  // generous: a page of the production build on a machine at load 10-20 (waits end as soon as the condition holds)
+  page.setDefaultTimeout(30_000)
   return { context, page }
 }
 
@@ -139,7 +141,7 @@ export function withPortalAndBrowser(env: Record<string, string> = {}) {
   beforeAll(async () => {
     portal = await startPortal(env)
     browser = await launchBrowser()
-  })
+  }, 300_000)
   afterAll(async () => {
     await browser?.close()
     await portal?.stop()

@@ -38,6 +38,6 @@ it('opens the live stream without reloading the page, and replays a change made 
   expect(renamed.status()).toBe(200)
   await expect(page.getByText('Renamed Main Stage').count()).resolves.toBe(0)
   release()
-  await page.getByText('Renamed Main Stage').first().waitFor({ timeout: 15_000 })
+  await page.getByText('Renamed Main Stage').first().waitFor({ timeout: 45_000 })
   await context.close()
 })

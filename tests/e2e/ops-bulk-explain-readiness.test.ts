@@ -130,7 +130,7 @@ describe('access explainer, bulk operations and readiness report', () => {
     await expect(page.getByTestId('bulk-summary').innerText()).resolves.toBe('30 removed')
     await page.getByText('No results.').waitFor()
     await owner.context.close()
-  }, 180_000)
+  })
 
   it('opens the readiness report from the project page, downloads it and prints without the console', async () => {
     const db = await portalDb(portal)
@@ -164,5 +164,5 @@ describe('access explainer, bulk operations and readiness report', () => {
     expect(await report.isVisible()).toBe(true)
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/readiness-print.png`, fullPage: true })
     await context.close()
-  }, 120_000)
+  })
 })

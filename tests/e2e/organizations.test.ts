@@ -17,7 +17,7 @@ describe('organizations and projects', () => {
     const db = await portalDb(portal)
     try {
       await expect
-        .poll(async () => (await db.user.findUniqueOrThrow({ where: { email: DEMO_USERS.owner.email } })).preferenceOrgIndexSort, { timeout: 10_000 })
+        .poll(async () => (await db.user.findUniqueOrThrow({ where: { email: DEMO_USERS.owner.email } })).preferenceOrgIndexSort, { timeout: 30_000 })
         .toBe('projectCount:asc')
     } finally {
       await db.$disconnect()

@@ -114,7 +114,7 @@ describe('phones and keyboards', () => {
           const strip = active.closest('[role=tablist]')!.getBoundingClientRect()
           const tab = active.getBoundingClientRect()
           return tab.left >= strip.left - 1 && tab.right <= strip.right + 1
-        }, undefined, { timeout: 5_000 })
+        }, undefined, { timeout: 15_000 })
         .then(() => true, () => false)
       if (!activeTabShown) problems.push(`${width} px ${name}: the active tab is scrolled out of sight in its tab strip`)
       // a table wider than its box keeps its first column in view while it scrolls sideways
@@ -154,7 +154,7 @@ describe('phones and keyboards', () => {
     await expect(nameHeader.getAttribute('aria-sort')).resolves.toMatch(/^(none|ascending|descending)$/)
 
     for (const c of Object.values(byWho)) await c.close()
-  }, 120_000)
+  })
 
   it('returns focus to the opener of a dialog and fits the dialog into a phone', async () => {
     await demoAgent('Dialog Check Agent', 'SN-DIALOG')

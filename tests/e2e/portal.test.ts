@@ -37,7 +37,7 @@ describe('remote portal', () => {
     // enrolled agents ask for their tunnel config and open the tunnel in the background
     const db = await portalDb(portal)
     try {
-      await expect.poll(async () => (await db.agent.findUniqueOrThrow({ where: { id: agent.agentId! } })).tunnelStatus, { timeout: 15_000 }).toBe('true')
+      await expect.poll(async () => (await db.agent.findUniqueOrThrow({ where: { id: agent.agentId! } })).tunnelStatus, { timeout: 45_000 }).toBe('true')
     } finally {
       await db.$disconnect()
     }
@@ -50,11 +50,11 @@ describe('remote portal', () => {
 
     // the frame is the session's relay origin, showing the agent's own status page
     const frame = page.frameLocator(`iframe[title="Web interface of ${agent.site.name}"]`)
-    await frame.getByRole('heading', { name: `${agent.site.name} — agent status` }).waitFor({ timeout: 20_000 })
+    await frame.getByRole('heading', { name: `${agent.site.name} — agent status` }).waitFor({ timeout: 45_000 })
     await frame.getByRole('heading', { name: agent.site.systemsSnapshot()[0].name }).first().waitFor()
     // the agent page's live WebSocket reaches the agent through the relay: updates keep arriving
     const live = frame.locator('#live')
-    await expect.poll(async () => Number(await live.getAttribute('data-updates')), { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
+    await expect.poll(async () => Number(await live.getAttribute('data-updates')), { timeout: 30_000 }).toBeGreaterThanOrEqual(2)
     await expect.poll(() => live.textContent()).toMatch(/^Live status .+ · \d+ system\(s\)$/)
     const src = await page.locator('iframe').getAttribute('src')
     // the session's own origin ({label}.localhost on the relay's port), redeemed once by the frame

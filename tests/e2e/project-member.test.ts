@@ -125,9 +125,9 @@ describe('a project-only member', () => {
     await page.waitForURL(`**${org}/projects`)
     await page.getByRole('main').getByRole('link', { name: 'Stage Left Wall', exact: true }).click()
     await page.waitForURL(`**${org}/projects/${STAGE_LEFT}/agents`)
-    await page.getByRole('main').getByText(agent.site.name).first().waitFor({ timeout: 20_000 })
+    await page.getByRole('main').getByText(agent.site.name).first().waitFor({ timeout: 45_000 })
     await page.goto(`${org}/agents`)
-    await page.getByRole('main').getByRole('link', { name: agent.site.name, exact: true }).waitFor({ timeout: 20_000 })
+    await page.getByRole('main').getByRole('link', { name: agent.site.name, exact: true }).waitFor({ timeout: 45_000 })
 
     // Every sidebar item they were shown opens (Settings too: general, roles, projects, leave).
     await page.goto(`${org}/settings`)

@@ -163,7 +163,7 @@ describe('relay isolation in Chromium', () => {
         { timeout: 45_000, interval: 1000 },
       )
       .toBe(1)
-    await expect.poll(() => top.locator('#sw').textContent(), { timeout: 10_000 }).toMatch(/^refused/)
+    await expect.poll(() => top.locator('#sw').textContent(), { timeout: 30_000 }).toMatch(/^refused/)
     expect(await top.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length))).toBe(0)
     expect(context.serviceWorkers()).toHaveLength(0)
     await context.close()

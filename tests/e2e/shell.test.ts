@@ -62,18 +62,13 @@ describe('application shell', () => {
     await page.goto(`/organization/${DEMO_ORG_ID}/projects`)
     // written behind the portal's back (no change event): site rows are cached up to SITE_CACHE_MS
     await expect
-      .poll(async () => (await page.getByText('Maintenance tonight at 22:00').isVisible()) || (await page.reload(), false), { timeout: 15_000, interval: 1000 })
+      .poll(async () => (await page.getByText('Maintenance tonight at 22:00').isVisible()) || (await page.reload(), false), { timeout: 30_000, interval: 1000 })
       .toBe(true)
     expect(await page.getByText('A future message').count()).toBe(0)
 
     await page.getByRole('button', { name: 'Collapse sidebar' }).click()
     await expect(page.locator('aside').getAttribute('data-collapsed')).resolves.toBe('true')
-    let saved = false
-    for (let i = 0; i < 40 && !saved; i++) {
-      await new Promise((r) => setTimeout(r, 100))
-      saved = (await db.user.findUniqueOrThrow({ where: { id: user.id } })).preferenceSidebarCollapsed
-    }
-    expect(saved).toBe(true)
+    await expect.poll(async () => (await db.user.findUniqueOrThrow({ where: { id: user.id } })).preferenceSidebarCollapsed).toBe(true)
     await page.reload()
     await expect(page.locator('aside').getAttribute('data-collapsed')).resolves.toBe('true')
     await db.$disconnect()

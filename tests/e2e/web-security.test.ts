@@ -3,12 +3,12 @@
  * redirects, cross-site requests, body caps and malformed input, and a second start on the same
  * database.
  */
-import { spawnSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import http from 'node:http'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withoutVitest } from '../../server/build'
+import { runToExit } from '../setup/run-to-exit'
 import { portalDb, startPortal, type RunningPortal } from './harness'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -137,12 +137,10 @@ describe('web security against the running portal', () => {
     expect((await get('/login')).status).toBe(200)
   })
 
-  it('stops a second start on the same database with one line', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+  it('stops a second start on the same database with one line', async () => {
+    const result = await runToExit(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
       cwd: root,
       env: { ...withoutVitest(process.env), NODE_ENV: 'production', SEED_DEMO: 'true', DATABASE_URL: portal.databaseUrl, PORT: '0', MQTT_PORT: '0', RELAY_PORT: '0', PIXELFLEET_SKIP_BUILD: '1', SIMULATOR_AGENTS: '0' },
-      encoding: 'utf8',
-      timeout: 60_000,
     })
     expect(result.status).toBe(1)
     expect(result.stderr.trim()).toMatch(/^The database .* is in use by another Pixelfleet process \(pid \d+\); stop it first/)

@@ -80,7 +80,7 @@ describe('access explainer', () => {
     expect(checked).toBe(7 * permissions.length * 5)
     expect(granted).toBeGreaterThan(40)
     expect(checked - granted).toBeGreaterThan(40)
-  }, 120_000)
+  })
 
   it('names the role, the right and the parent project a permission is inherited from', async () => {
     const e = await explainAccess(users.Owner, { organizationId: orgId, userId: users.Manager.userId, permission: 'agent.assignToProject', projectId: projects.Booth })

@@ -49,7 +49,7 @@ beforeAll(async () => {
       SELECT 'scale-issue-' || i, 'scale-system-' || i, 'alert', 'recv.tempHigh', 'receiver', 'Tile too hot', 2, 1, '${t}', TRUE, '${t}', '${t}' FROM n`),
   ])
     await statement
-}, 120_000)
+})
 
 describe(`a project subtree with ${AGENTS.toLocaleString('en-US')} systems`, () => {
   it('Agents tab pages by name, finds the page of a focused agent, and counts them all', async () => {

@@ -5,7 +5,7 @@
  * an inbox as ONE root-cause message.
  */
 import { createHmac } from 'node:crypto'
-import { http, HttpResponse, delay } from 'msw'
+import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { updateClientStateRequestSchema } from '../../protocol'
@@ -25,14 +25,23 @@ import { getConfig, setConfig } from '~/utils/env.server'
 type Received = { path: string; body: string; headers: Headers }
 const received: Received[] = []
 let script: number[] = []
+/**
+ * `slow` never answers before the sender gives up: it waits for the request's abort (with a far
+ * fallback), whatever the machine's load, and takes nothing from `script`: a late answer of an
+ * abandoned attempt must not eat a status scripted for a later request.
+ */
+const untilAborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve()
+    const fallback = setTimeout(resolve, 60_000).unref()
+    signal.addEventListener('abort', () => (clearTimeout(fallback), resolve()), { once: true })
+  })
 const server = setupServer(
   http.post('http://localhost/:path', async ({ request, params }) => {
     received.push({ path: String(params.path), body: await request.text(), headers: request.headers })
-    // the slow endpoint only times out: it takes no scripted status, else its late answer (after the
-    // client gave up) could take the one meant for the next request on a loaded machine
     if (params.path === 'slow') {
-      await delay(400)
-      return new HttpResponse('ok', { status: 200 })
+      await untilAborted(request.signal)
+      return new HttpResponse('too late', { status: 504 })
     }
     const status = script.shift() ?? 200
     return new HttpResponse(status === 200 ? 'ok' : 'upstream trouble', { status })
@@ -139,19 +148,23 @@ describe('notification channels', () => {
     expect((row as typeof row & { attemptLog: { statusCode: number | null }[] }).attemptLog.map((a) => a.statusCode)).toEqual([503, 502, 200])
 
     // Gives up after CHANNEL_MAX_ATTEMPTS; a timeout counts as retryable.
-    setConfig({ ...getConfig(), CHANNEL_MAX_ATTEMPTS: 2, CHANNEL_TIMEOUT_MS: 100 })
-    const { channel: slow } = await createChannel(arena.admin, { organization: arena.org.id, name: 'Slow', type: 'webhook', url: 'http://localhost/slow' })
-    const [slowId] = await enqueueChannelMessages([{ channelId: slow.id, dedupKey: 'slow-1', kind: 'issue', event: sampleEvent('slow one') }], t0)
-    await deliverDueChannelMessages({ now: t0 })
-    expect(await prisma.channelDelivery.findUniqueOrThrow({ where: { id: slowId } })).toMatchObject({ status: 'pending', lastError: 'Timed out after 100 ms' })
-    await deliverDueChannelMessages({ now: at(backoffMs(1)) })
-    expect(await prisma.channelDelivery.findUniqueOrThrow({ where: { id: slowId } })).toMatchObject({ status: 'failed', attempts: 2, nextAttemptAt: null })
+    const config = getConfig()
+    setConfig({ ...config, CHANNEL_MAX_ATTEMPTS: 2, CHANNEL_TIMEOUT_MS: 100 })
+    try {
+      const { channel: slow } = await createChannel(arena.admin, { organization: arena.org.id, name: 'Slow', type: 'webhook', url: 'http://localhost/slow' })
+      const [slowId] = await enqueueChannelMessages([{ channelId: slow.id, dedupKey: 'slow-1', kind: 'issue', event: sampleEvent('slow one') }], t0)
+      await deliverDueChannelMessages({ now: t0 })
+      expect(await prisma.channelDelivery.findUniqueOrThrow({ where: { id: slowId } })).toMatchObject({ status: 'pending', lastError: 'Timed out after 100 ms' })
+      await deliverDueChannelMessages({ now: at(backoffMs(1)) })
+      expect(await prisma.channelDelivery.findUniqueOrThrow({ where: { id: slowId } })).toMatchObject({ status: 'failed', attempts: 2, nextAttemptAt: null })
 
-    const [goneId] = await enqueueChannelMessages([{ channelId: channel.id, dedupKey: 'gone-1', kind: 'issue', event: sampleEvent('gone') }], t0)
-    script = [404]
-    await deliverDueChannelMessages({ now: at(10 * 3600_000) })
-    expect(await prisma.channelDelivery.findUniqueOrThrow({ where: { id: goneId } })).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: 404 })
-    setConfig({ ...getConfig(), CHANNEL_MAX_ATTEMPTS: 6, CHANNEL_TIMEOUT_MS: 10_000 })
+      const [goneId] = await enqueueChannelMessages([{ channelId: channel.id, dedupKey: 'gone-1', kind: 'issue', event: sampleEvent('gone') }], t0)
+      script = [404]
+      await deliverDueChannelMessages({ now: at(10 * 3600_000) })
+      expect(await prisma.channelDelivery.findUniqueOrThrow({ where: { id: goneId } })).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: 404 })
+    } finally {
+      setConfig(config)
+    }
   })
 
   it('posts Slack Block Kit and Teams Adaptive Card messages, unsigned', async () => {

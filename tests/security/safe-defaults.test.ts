@@ -1,5 +1,4 @@
 /** Issue 10 item 11: production refuses the demo key and demo passwords unless SEED_DEMO=true. */
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -11,6 +10,7 @@ import { verifyPassword } from '~/domain/auth/crypto.server'
 import { prisma } from '~/utils/db.server'
 import { getConfig, setConfig } from '~/utils/env.server'
 import { seedDemo } from '../../prisma/seed-data'
+import { runToExit } from '../setup/run-to-exit'
 import { createTestDatabase } from '../setup/test-db'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -79,14 +79,12 @@ describe('safe defaults', () => {
     }
   })
 
-  it('stops `npm start:prod` with one line when production would run on the demo key', () => {
+  it('stops `npm start:prod` with one line when production would run on the demo key', async () => {
     const db = createTestDatabase('safe-defaults')
     try {
-      const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+      const result = await runToExit(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
         cwd: root,
         env: { ...withoutVitest(process.env), NODE_ENV: 'production', DATABASE_URL: db.url, PORT: '0', MQTT_PORT: '0', RELAY_PORT: '0', PIXELFLEET_SKIP_BUILD: '1' },
-        encoding: 'utf8',
-        timeout: 60_000,
       })
       expect(result.status).toBe(1)
       expect(result.stderr.trim()).toMatch(/^Refusing to start: PROVISIONING_KEY is the public demo key/)

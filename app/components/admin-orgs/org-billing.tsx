@@ -11,7 +11,7 @@ import { callApi } from '~/utils/api-client'
 import { cn } from '~/utils/cn'
 import { OrgInvoices } from './org-invoices'
 import { OrgUsage } from './org-usage'
-import { type AdminOrg } from './org-detail'
+import { type AdminOrg } from './admin-org'
 
 const STATUSES = ['disabled', 'requested', 'enabled', 'suspended', 'internal'] as const
 const PERIODS = ['monthly', 'quarterly', 'yearly', 'custom'] as const

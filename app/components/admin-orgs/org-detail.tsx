@@ -2,24 +2,12 @@ import { Link } from '@remix-run/react'
 import { ArrowLeft } from 'lucide-react'
 import { PageHeader } from '~/components/page-header'
 import { cn } from '~/utils/cn'
+import { type AdminOrg } from './admin-org'
 import { OrgBilling } from './org-billing'
 import { OrgClients } from './org-clients'
 import { OrgEvents } from './org-events'
 import { OrgMetrics } from './org-metrics'
 import { BillingBadge } from './parts'
-
-export type AdminOrg = {
-  id: string
-  name: string
-  description: string
-  ownerId: string
-  ownerName: string
-  billingStatus: string
-  billingPeriod: string
-  agentCount: number
-  projectCount: number
-  projects: { id: string; name: string; parentId: string | null }[]
-}
 
 const TABS = [
   ['billing', 'Usage'],

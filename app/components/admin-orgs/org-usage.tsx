@@ -11,7 +11,7 @@ import { USAGE_EXTRA_CALLS, USAGE_PAGE_SIZE, USAGE_PERIODS, periodLabel, recentP
 import { callApi } from '~/utils/api-client'
 import { AdminTable, td } from './parts'
 import { AXIS_TICK, CHART, TOOLTIP_STYLE } from '../fleet/chart-colors'
-import { type AdminOrg } from './org-detail'
+import { type AdminOrg } from './admin-org'
 
 type Figures = { periodStart: string; activeClients: number; apiCalls: number; calls: Record<string, number>; computedAt: string; cached: boolean }
 

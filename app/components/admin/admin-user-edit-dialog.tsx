@@ -5,7 +5,7 @@ import { Alert } from '~/components/ui/alert'
 import { Button } from '~/components/ui/button'
 import { Dialog } from '~/components/ui/dialog'
 import { ApiError, callApi } from '~/utils/api-client'
-import { type AdminUser } from './admin-users-table'
+import { type AdminUser } from './admin-user'
 
 /** Mirrors the server rule (users-admin.server.ts): a verified address of the vendor's domain. */
 const mayBeAdmin = (user: AdminUser, vendorDomain: string) =>

@@ -8,20 +8,11 @@ import { DateTime } from '~/components/ui/date-time'
 import { Tooltip } from '~/components/ui/tooltip'
 import { ApiError, callApi } from '~/utils/api-client'
 import { cn } from '~/utils/cn'
+import { type AdminUser } from './admin-user'
 import { AdminUserEditDialog } from './admin-user-edit-dialog'
 import { usePageTokenList, type TokenPage } from './use-page-token-list'
 
 /** The admin view of a user as admin/users returns it (spec 01 section 3). */
-export type AdminUser = {
-  uid: string
-  displayName: string
-  email: string
-  emailVerified: boolean
-  disabled: boolean
-  customClaims: { admin?: true; mvr_agent?: true }
-  times: { creation: string; lastSignIn: string | null }
-}
-
 const ACL_ERROR = 'Error : User is missing expected compiled ACLs'
 
 /** The icon column: disabled, agent robot, admin, verified or unverified user, in that order. */

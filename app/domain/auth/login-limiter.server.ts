@@ -1,29 +1,18 @@
-import { RateLimiterPrisma, RateLimiterRes } from 'rate-limiter-flexible'
-import { DomainError } from '../errors'
-import { prisma } from '~/utils/db.server'
-import { singleton } from '~/utils/singleton.server'
+import { type RateLimiterPrisma, RateLimiterRes } from 'rate-limiter-flexible'
+import { prismaLimiter, removeExpiredLimits, tooManyAttempts } from './rate-limit.server'
 
 /**
- * Sign-in brute-force protection (rate-limiter-flexible, Prisma store: the counters live in the
- * database so every web node shares them; docs/decisions/007-login-limiter-and-proxies.md).
- * Only failed attempts count: a user who types the right password is never locked out by their
- * own successful sign-ins, and a success clears the account's counter.
+ * Sign-in brute-force protection on the portal's one rate limiter (rate-limit.server.ts; counters
+ * in the database, shared by every web node; docs/decisions/007-login-limiter-and-proxies.md and
+ * 043-one-rate-limiter.md). Only failed attempts count: a user who types the right password is
+ * never locked out by their own successful sign-ins, and a success clears the account's counter.
  */
 export const LOGIN_LIMITS = { perEmail: 10, perIp: 50, windowSeconds: 15 * 60 }
 
-const limiters = () =>
-  singleton('login-limiters', () => {
-    const common = { storeClient: prisma, tableName: 'rateLimiterFlexible', duration: LOGIN_LIMITS.windowSeconds, clearExpiredByTimeout: false }
-    return {
-      email: new RateLimiterPrisma({ ...common, keyPrefix: 'login-fail:email', points: LOGIN_LIMITS.perEmail }),
-      ip: new RateLimiterPrisma({ ...common, keyPrefix: 'login-fail:ip', points: LOGIN_LIMITS.perIp }),
-    }
-  })
-
-const tooMany = (msBeforeNext: number) => {
-  const minutes = Math.max(1, Math.ceil(msBeforeNext / 60_000))
-  return new DomainError('resource-exhausted', `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`, 429)
-}
+const limiters = () => ({
+  email: prismaLimiter('login-fail:email', LOGIN_LIMITS.perEmail, LOGIN_LIMITS.windowSeconds * 1000),
+  ip: prismaLimiter('login-fail:ip', LOGIN_LIMITS.perIp, LOGIN_LIMITS.windowSeconds * 1000),
+})
 
 /** Throws 429 when the e-mail or the address already used up its failures in the window. */
 export async function assertLoginAllowed(email: string, ip: string) {
@@ -32,7 +21,7 @@ export async function assertLoginAllowed(email: string, ip: string) {
   if (ip) checks.push([byIp, ip, LOGIN_LIMITS.perIp])
   for (const [limiter, key, limit] of checks) {
     const state = await limiter.get(key)
-    if (state && state.consumedPoints >= limit) throw tooMany(state.msBeforeNext)
+    if (state && state.consumedPoints >= limit) throw tooManyAttempts(state.msBeforeNext)
   }
 }
 
@@ -51,5 +40,5 @@ export async function recordLoginFailure(email: string, ip: string) {
 /** A successful sign-in clears the account's failures (the address keeps its count). */
 export async function recordLoginSuccess(email: string) {
   await limiters().email.delete(email.toLowerCase())
-  await prisma.rateLimiterFlexible.deleteMany({ where: { expire: { lt: new Date(Date.now() - 3600_000) } } })
+  await removeExpiredLimits()
 }

@@ -1,31 +1,50 @@
+import { RateLimiterPrisma, RateLimiterRes } from 'rate-limiter-flexible'
 import { DomainError } from '../errors'
 import { isUniqueViolation, prisma } from '~/utils/db.server'
+import { singleton } from '~/utils/singleton.server'
 
 /**
- * Fixed-window counter shared by every web node (it lives in the database).
- * Throws 429 with a readable message once `limit` hits fall in the current window.
- * Concurrent hits must all count (a burst of guesses is what it limits): a stale window is reset
- * by a conditional update only one caller wins, then the hit is one upsert incrementing in the
- * database (PostgreSQL runs it as INSERT ... ON CONFLICT DO UPDATE); a read-then-write
- * transaction lost increments under PostgreSQL's read committed isolation.
+ * Every request limit of the portal (sign-in failures, sign-up, verification and reset mails,
+ * re-authentication, enrollment-code guesses, test messages) is a rate-limiter-flexible limiter
+ * on its Prisma store: the counters live in the database table `RateLimiterFlexible`, so every
+ * web node shares them on SQLite and PostgreSQL (docs/decisions/043-one-rate-limiter.md).
+ * A window starts at a key's first hit and lasts `windowMs`; every hit in it counts, concurrent
+ * ones too (the store increments in the database).
  */
-export async function rateLimit(key: string, limit: number, windowMs: number, now = new Date()) {
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs)
-  await prisma.rateLimitBucket.updateMany({ where: { key, windowStart: { not: windowStart } }, data: { windowStart, count: 0 } })
-  const hit = () => prisma.rateLimitBucket.upsert({ where: { key }, create: { key, windowStart, count: 1 }, update: { count: { increment: 1 } } })
-  // (where the upsert is not native, two first hits of a key can race on the insert: the loser increments)
-  const bucket = await hit().catch((error: unknown) => {
-    if (isUniqueViolation(error)) return hit()
-    throw error
+
+/** The limiter for one (limit, window) pair, made once per process. */
+export function prismaLimiter(keyPrefix: string, points: number, windowMs: number): RateLimiterPrisma {
+  return singleton(`rate-limiter:${keyPrefix}:${points}:${windowMs}`, () => {
+    return new RateLimiterPrisma({
+      storeClient: prisma,
+      tableName: 'rateLimiterFlexible',
+      keyPrefix,
+      points,
+      duration: Math.ceil(windowMs / 1000),
+      // expired rows are removed by removeExpiredLimits (no timer per limiter)
+      clearExpiredByTimeout: false,
+    })
   })
-  if (bucket.count > limit) {
-    const retryMs = windowStart.getTime() + windowMs - now.getTime()
-    const minutes = Math.max(1, Math.ceil(retryMs / 60_000))
-    throw new DomainError(
-      'resource-exhausted',
-      `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
-      429,
-    )
+}
+
+export function tooManyAttempts(msBeforeNext: number) {
+  const minutes = Math.max(1, Math.ceil(msBeforeNext / 60_000))
+  return new DomainError('resource-exhausted', `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`, 429)
+}
+
+/**
+ * Counts one hit of `key`; throws 429 with a readable message once more than `limit` hits fall
+ * in its window. Two first hits of a key can race on the row's insert where the database has no
+ * native upsert: the loser's hit is counted by a second try.
+ */
+export async function rateLimit(key: string, limit: number, windowMs: number) {
+  const limiter = prismaLimiter('limit', limit, windowMs)
+  const consume = () => limiter.consume(key)
+  try {
+    await consume().catch((error: unknown) => (isUniqueViolation(error) ? consume() : Promise.reject(error)))
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) throw tooManyAttempts(rejection.msBeforeNext)
+    throw rejection
   }
 }
 
@@ -33,4 +52,9 @@ export async function rateLimit(key: string, limit: number, windowMs: number, no
 export async function rateLimitAuth(action: string, email: string, ip: string, limits = { perEmail: 10, perIp: 30, windowMs: 15 * 60_000 }) {
   await rateLimit(`${action}:email:${email.toLowerCase()}`, limits.perEmail, limits.windowMs)
   if (ip) await rateLimit(`${action}:ip:${ip}`, limits.perIp, limits.windowMs)
+}
+
+/** Deletes counters whose window ended more than an hour ago (called on successful sign-ins). */
+export async function removeExpiredLimits(now = Date.now()) {
+  await prisma.rateLimiterFlexible.deleteMany({ where: { expire: { lt: new Date(now - 3600_000) } } })
 }
