@@ -125,7 +125,7 @@ function activeConsumers(rabbit: Rabbit) {
     .ctl('list_consumers', 'queue_name', 'consumer_tag', 'active')
     .split('\n')
     .map((line) => line.split('\t'))
-    .filter(([queue, , isActive]) => queue?.startsWith('pixelfleet.ingest.p') && isActive === 'true')
+    .filter(([queue, , isActive]) => queue?.startsWith('pixelfleet.ingest.q') && isActive === 'true')
   const counts = new Map<string, number>()
   for (const [, tag] of active) counts.set(tag.split('.')[0], (counts.get(tag.split('.')[0]) ?? 0) + 1)
   return [...counts].map(([node, n]) => `${node} ${n}`).join(', ')

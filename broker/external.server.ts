@@ -9,6 +9,9 @@
  *   standby takes over those of a node that dies (external-partitions.ts, docs/decisions/011). A
  *   message is acknowledged only after its effect is committed and its response published, so a
  *   node dying mid-batch leaves its unacknowledged messages to the node taking its partitions.
+ *   A failed commit is retried in place with backoff, never requeued; what can never be stored
+ *   goes to the dead-letter queue (ingest-retry.ts, docs/decisions/021); queues of a former
+ *   partition count are drained (retired-queues.ts, docs/decisions/022).
  * - presence: the event exchange plugin's connection.created/closed events, through the quorum
  *   queue `pixelfleet.presence` with a single active consumer (events stay in order; another node
  *   takes over when that one dies). docs/decisions/010-external-broker.md says why.

@@ -4,4 +4,4 @@
  * finish) is exceeded on PostgreSQL on a loaded server, where each statement is a round trip.
  * All-or-nothing is still right for them, so they get more time rather than being split.
  */
-export const LARGE_TRANSACTION = { maxWait: 15_000, timeout: 120_000 }
+export const LARGE_TRANSACTION = { maxWait: 15_000, timeout: 300_000 }

@@ -16,7 +16,47 @@ export async function freePort(): Promise<number> {
   return port
 }
 
-export type Rabbit = { mqttUrl: string; amqpUrl: string; pid: number; ctl: (...args: string[]) => string; stop: () => void }
+export type Rabbit = {
+  mqttUrl: string
+  amqpUrl: string
+  pid: number
+  ctl: (...args: string[]) => string
+  /** kill -9 */
+  stop: () => void
+  /** SIGTERM (RabbitMQ shuts down cleanly) and waits for the process to end */
+  shutdown: () => Promise<void>
+  /** starts the node again on the same ports and data (after stop or shutdown) */
+  restart: () => Promise<void>
+}
+
+/** Runs a command without blocking this process's event loop (agents keep publishing meanwhile). */
+function runAsync(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      if (code === 0) resolve(output)
+      else reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${output}`))
+    })
+  })
+}
+
+const processGone = async (pid: number, timeoutMs: number) => {
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until) {
+    try {
+      process.kill(pid, 0)
+    } catch {
+      return true
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  return false
+}
 
 /** Our own RabbitMQ node in a temporary directory (scripts/ensure-rabbitmq.sh start), on free ports. */
 export async function startRabbit(dir: string, portalAuthUrl: string): Promise<Rabbit> {
@@ -24,10 +64,11 @@ export async function startRabbit(dir: string, portalAuthUrl: string): Promise<R
   const env = { ...process.env, RMQ_DIR: dir, RMQ_AMQP_PORT: String(amqp), RMQ_MQTT_PORT: String(mqtt), RMQ_DIST_PORT: String(dist), RMQ_USER: 'pixelfleet', RMQ_PASS: 'scaleout-pass', PORTAL_AUTH_URL: portalAuthUrl }
   const started = spawnSync('bash', [path.join(root, 'scripts/ensure-rabbitmq.sh'), 'start'], { env, encoding: 'utf8', timeout: 150_000 })
   if (started.status !== 0) throw new Error(`RabbitMQ did not start: ${started.stdout}${started.stderr}`)
-  return {
+  const pidOf = () => Number(fs.readFileSync(path.join(dir, 'rabbitmq.pid'), 'utf8').trim())
+  const rabbit: Rabbit = {
     mqttUrl: `mqtt://pixelfleet:scaleout-pass@127.0.0.1:${mqtt}`,
     amqpUrl: `amqp://pixelfleet:scaleout-pass@127.0.0.1:${amqp}`,
-    pid: Number(fs.readFileSync(path.join(dir, 'rabbitmq.pid'), 'utf8').trim()),
+    pid: pidOf(),
     // rabbitmqctl against this node (its cookie is in $HOME): boots an Erlang VM, seconds of CPU
     ctl: (...args: string[]) => {
       const run = spawnSync('/usr/lib/rabbitmq/bin/rabbitmqctl', ['-q', '-n', `pixelfleet${amqp}@localhost`, ...args], { env: { ...process.env, HOME: dir }, encoding: 'utf8', timeout: 60_000 })
@@ -38,6 +79,63 @@ export async function startRabbit(dir: string, portalAuthUrl: string): Promise<R
       // The node's pid file: a signal is instant where rabbitmqctl boots a VM first.
       const pidFile = path.join(dir, 'rabbitmq.pid')
       if (fs.existsSync(pidFile)) spawnSync('kill', ['-9', fs.readFileSync(pidFile, 'utf8').trim()])
+    },
+    shutdown: async () => {
+      const pid = pidOf()
+      process.kill(pid, 'SIGTERM')
+      if (!(await processGone(pid, 60_000))) process.kill(pid, 'SIGKILL')
+      await processGone(pid, 10_000)
+    },
+    restart: async () => {
+      await runAsync('bash', [path.join(root, 'scripts/ensure-rabbitmq.sh'), 'start'], env, 150_000)
+      rabbit.pid = pidOf()
+    },
+  }
+  return rabbit
+}
+
+export type PostgresCluster = { url: string; port: number; stop: () => Promise<void>; start: () => Promise<void>; remove: () => Promise<void> }
+
+/**
+ * A PostgreSQL cluster of the test's own (initdb + pg_ctl as scripts/ensure-postgres.sh does, on a
+ * free port), so stopping it disturbs no other test. `url` names the database `pixelfleet` of the
+ * superuser `pixelfleet`. As root the server runs as the `postgres` system user.
+ */
+export async function startPostgresCluster(dir: string): Promise<PostgresCluster> {
+  const bin = fs
+    .readdirSync('/usr/lib/postgresql')
+    .map((v) => `/usr/lib/postgresql/${v}/bin`)
+    .filter((b) => fs.existsSync(`${b}/pg_ctl`))
+    .sort()
+    .at(-1)
+  if (!bin) throw new Error('PostgreSQL is not installed (scripts/ensure-postgres.sh installs it)')
+  const port = await freePort()
+  const root = process.getuid?.() === 0
+  fs.mkdirSync(dir, { recursive: true })
+  if (root) spawnSync('chown', ['postgres', dir])
+  const asOwner = (command: string, args: string[]) => (root ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]) as [string, string[]]
+  const data = path.join(dir, 'data')
+  const init = spawnSync(...asOwner(`${bin}/initdb`, ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8']), { encoding: 'utf8', timeout: 120_000 })
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stdout}${init.stderr}`)
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`
+  const start = async () => {
+    await runAsync(...asOwner(`${bin}/pg_ctl`, ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '120', '-o', options, 'start']), process.env, 150_000)
+  }
+  const stop = async () => {
+    // fast: open connections are ended, new ones refused ("the database system is shutting down")
+    await runAsync(...asOwner(`${bin}/pg_ctl`, ['-D', data, '-m', 'fast', '-w', '-t', '120', 'stop']), process.env, 150_000)
+  }
+  await start()
+  const psql = spawnSync(`${bin}/psql`, ['-X', '-q', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', "CREATE ROLE pixelfleet LOGIN SUPERUSER PASSWORD 'pixelfleet'", '-c', 'CREATE DATABASE pixelfleet OWNER pixelfleet'], { encoding: 'utf8' })
+  if (psql.status !== 0) throw new Error(`psql failed: ${psql.stdout}${psql.stderr}`)
+  return {
+    url: `postgresql://pixelfleet:pixelfleet@127.0.0.1:${port}/pixelfleet`,
+    port,
+    start,
+    stop,
+    remove: async () => {
+      await stop().catch(() => undefined)
+      fs.rmSync(dir, { recursive: true, force: true })
     },
   }
 }
@@ -89,16 +187,18 @@ http {
   return { process: child, stop: () => child.kill('SIGTERM') }
 }
 
-export type Node = { url: string; pid: number; stop: () => Promise<void> }
+export type Node = { url: string; pid: number; stop: () => Promise<void>; output: () => string; exited: Promise<number | null> }
 
 /** A web node (`server/start.ts`, production build) outside vitest (the bench): resolves on its ready line. */
 export async function startNode(env: Record<string, string>, nodeArgs: string[] = []): Promise<Node> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/start.ts'], {
     cwd: root,
-    env: { ...process.env, PIXELFLEET_SKIP_BUILD: '1', NODE_ENV: 'production', PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', ...env },
+    // (vitest's own variables would make the server think it runs under a test)
+    env: { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST'))), PIXELFLEET_SKIP_BUILD: '1', NODE_ENV: 'production', PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const port = await new Promise<number>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
@@ -112,6 +212,8 @@ export async function startNode(env: Record<string, string>, nodeArgs: string[] 
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
+    output: () => output,
+    exited,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return
       const exited = new Promise((r) => child.once('exit', r))

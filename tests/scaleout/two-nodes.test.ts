@@ -38,7 +38,7 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
   const activeConsumers = () => {
     const active = new Map<string, string>()
     for (const [queue, tag, isActive] of rabbit.ctl('list_consumers', 'queue_name', 'consumer_tag', 'active').split('\n').map((l) => l.split('\t'))) {
-      if (!queue?.startsWith('pixelfleet.ingest.p') || isActive !== 'true') continue
+      if (!queue?.startsWith('pixelfleet.ingest.q') || isActive !== 'true') continue
       expect(active.has(queue), `two active consumers on ${queue}`).toBe(false)
       active.set(queue, tag.split('.')[0])
     }

@@ -50,6 +50,35 @@ async function raiseOne(tx: Tx, system: SilentSystem, found: { id: string } | un
   return issueId
 }
 
+/**
+ * raiseOne for a chunk of systems in a few statements: the new issues in one INSERT, their history
+ * in another; reactivations stay one guarded update each. A unique violation (another node raised
+ * one first) fails the whole chunk, which the caller then redoes system by system.
+ */
+async function raiseChunk(tx: Tx, chunk: SilentSystem[], bySystem: Map<string, { id: string }>, now: Date): Promise<(string | null)[]> {
+  const fieldsOf = (system: SilentSystem) => {
+    const minutes = system.project?.offlineAlarmMinutes ?? OFFLINE_MINUTES.default
+    return { component: OFFLINE_ISSUE.component, message: message(minutes), severity: SEVERITY.critical, latestCount: 1, latestAt: now, isActive: true, clearedAt: null, clearedBy: '' }
+  }
+  const won = new Map<string, string>()
+  const fresh = chunk.filter((system) => !bySystem.has(system.id))
+  if (fresh.length) {
+    const created = await tx.issue.createManyAndReturn({
+      data: fresh.map((system) => ({ systemId: system.id, kind: OFFLINE_ISSUE.kind, key: OFFLINE_ISSUE.key, activation: 1, ...fieldsOf(system) })),
+      select: { id: true, systemId: true },
+    })
+    for (const issue of created) won.set(issue.systemId, issue.id)
+  }
+  for (const system of chunk) {
+    const found = bySystem.get(system.id)
+    if (!found) continue
+    const { count } = await tx.issue.updateMany({ where: { id: found.id, isActive: false }, data: { ...fieldsOf(system), activation: { increment: 1 } } })
+    if (count === 1) won.set(system.id, found.id)
+  }
+  if (won.size) await tx.issueHistory.createMany({ data: [...won.values()].map((issueId) => ({ issueId, timestamp: now, count: 1 })) })
+  return chunk.map((system) => won.get(system.id) ?? null)
+}
+
 /** Another node raised it first. */
 function lostToAnotherNode(error: unknown): null {
   if (isUniqueViolation(error)) return null
@@ -83,15 +112,13 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
   const bySystem = new Map(existing.map((i) => [i.systemId, i]))
   const raised: { id: string; organizationId: string; systemId: string }[] = []
   const toRaise = silent.filter((system) => !bySystem.get(system.id)?.isActive)
-  // One transaction per chunk, not per system: a thousand silent systems were a thousand
-  // transactions, too slow for one sweep on a loaded PostgreSQL. A chunk another node raised
-  // part of meanwhile fails on the unique key and is redone system by system.
+  // A few statements per chunk, not a transaction per system: a thousand silent systems were a
+  // thousand transactions, too slow for one sweep on a loaded PostgreSQL. A chunk another node
+  // raised part of meanwhile fails on the unique key and is redone system by system.
   for (const chunk of chunksOf(toRaise, RAISE_CHUNK)) {
     const ids = await prisma
       .$transaction(async (tx) => {
-        const won: (string | null)[] = []
-        for (const system of chunk) won.push(await raiseOne(tx, system, bySystem.get(system.id), now))
-        return won
+        return raiseChunk(tx, chunk, bySystem, now)
       }, LARGE_TRANSACTION)
       .catch(async (error) => {
         if (!isUniqueViolation(error)) throw error

@@ -1,0 +1,225 @@
+/**
+ * The chaos suite (`npm run test:chaos`, issue #24): two web nodes on a PostgreSQL cluster of this
+ * test's own and a RabbitMQ node of its own, behind Debian's nginx (RabbitMQ's auth calls reach
+ * either node), with simulated agents pinging at a steady rate over QoS 1 the whole time. One
+ * after the other: PostgreSQL stops and comes back, RabbitMQ stops and comes back, a node is
+ * killed (SIGKILL) and started again, the partition count is lowered (and a node with the old count
+ * refuses to start). After each: every ping RabbitMQ acknowledged (PUBACK) is stored, counted in
+ * UsageCounter; stored − published = duplicates (at least once); recovery = from the fault's end
+ * until everything acknowledged before it is stored. The figures are printed at the end
+ * (docs/benchmarks.md, "Chaos").
+ *
+ * CHAOS_OUTAGE_S sets how long PostgreSQL and RabbitMQ stay down (default 20; the issue's 60 s
+ * works too, the suite then takes about 1.5 minutes longer).
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import mqtt from 'mqtt'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentRequestTopic, agentResponseTopic, provisionRequestTopic, provisionResponseTopic } from '../../protocol'
+import { reconnectAfterRefusals } from '../../simulator/mqtt-rpc'
+import { freePort, rabbitmqInstalled, startNginx, startNode, startPostgresCluster, startRabbit, type Node, type PostgresCluster, type Rabbit } from '../scaleout/services'
+
+const AGENTS = 20
+/** each agent pings this often: AGENTS / PING_MS * 1000 messages per second */
+const PING_MS = 1000
+const OUTAGE_MS = Number(process.env.CHAOS_OUTAGE_S ?? 20) * 1000
+const PARTITIONS = 8
+const FEWER_PARTITIONS = 4
+/** a node is back when all it missed is stored within this (generous: two cores shared by many) */
+const RECOVERY_LIMIT_MS = 120_000
+
+const enabled = process.env.PIXELFLEET_CHAOS === '1' && rabbitmqInstalled() && fs.existsSync('/usr/lib/postgresql')
+
+/** `acknowledged`: pings acknowledged when the scenario's fault ended and everything sent was acknowledged; `stored` then (>= acknowledged) */
+type Figures = { scenario: string; published: number; acknowledged: number; stored: number; duplicates: number; recoverySeconds: number; failureLines: number }
+
+describe.skipIf(!enabled)('chaos: the external broker mode survives its engines’ faults', () => {
+  let tmp: string
+  let postgres: PostgresCluster
+  let rabbit: Rabbit
+  let nginx: ReturnType<typeof startNginx>
+  const nodes: Record<'a' | 'b', Node | null> = { a: null, b: null }
+  const ports: Record<'a' | 'b', number> = { a: 0, b: 0 }
+  let partitions = PARTITIONS
+  const agents: { id: string; client: mqtt.MqttClient }[] = []
+  let published = 0
+  let acknowledged = 0
+  let pinging = true
+  const sending = new Set<Promise<unknown>>()
+  const figures: Figures[] = []
+  const t0 = Date.now()
+  const step = (what: string) => console.log(`[chaos ${((Date.now() - t0) / 1000).toFixed(0)} s] ${what}`)
+
+  const sql = (query: string) => execFileSync('psql', [postgres.url, '-XAtqc', query], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+  const stored = () => {
+    try {
+      return Number(sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" IN (${agents.map((a) => `'${a.id}'`).join(',')}) AND "call" = 'ping'`))
+    } catch {
+      return -1 // the database is down
+    }
+  }
+  const nodeEnv = (name: 'a' | 'b', count: number) => ({
+    DATABASE_URL: postgres.url,
+    MQTT_BROKER_URL: rabbit.mqttUrl,
+    BROKER_AMQP_URL: rabbit.amqpUrl,
+    TRUST_PROXY: 'loopback',
+    INGEST_PREFETCH: '50',
+    INGEST_PARTITIONS: String(count),
+    LOG_LEVEL: 'info',
+    NODE_ID: `node-${name}`,
+    RELAY_NODE_ID: `relay-${name}`,
+    PORT: String(ports[name]),
+    SEED_DEMO: 'true',
+    SIMULATOR_AGENTS: '0',
+  })
+  const start = async (name: 'a' | 'b', count = partitions) => {
+    nodes[name] = await startNode(nodeEnv(name, count))
+  }
+  const failureLines = () => ['a', 'b'].reduce((sum, n) => sum + (nodes[n as 'a' | 'b']?.output().match(/ingest: storing messages fails/g)?.length ?? 0), 0)
+
+  /** Polls `value` until it reaches `target` (expect.poll works only inside a test, settle also runs in beforeAll). */
+  async function reach(what: string, value: () => number, target: number) {
+    const until = Date.now() + RECOVERY_LIMIT_MS
+    while (value() < target) {
+      if (Date.now() > until) throw new Error(`${what}: ${value()} of ${target} after ${RECOVERY_LIMIT_MS / 1000} s`)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+  }
+
+  /** Waits until every ping sent so far is acknowledged and stored; returns seconds since `since`. */
+  async function settle(scenario: string, since: number, linesBefore: number) {
+    const sent = published
+    await reach(`${scenario}: acknowledged`, () => acknowledged, sent)
+    const target = acknowledged
+    await reach(`${scenario}: stored`, stored, target)
+    const recoverySeconds = (Date.now() - since) / 1000
+    // pings are counted, not identified: more stored than were sent by then are duplicates (or later pings)
+    const now = stored()
+    const row = { scenario, published: sent, acknowledged: target, stored: now, duplicates: Math.max(0, now - published), recoverySeconds, failureLines: failureLines() - linesBefore }
+    figures.push(row)
+    step(`${scenario}: ${JSON.stringify(row)}`)
+    return row
+  }
+
+  beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pf-chaos-'))
+    fs.chmodSync(tmp, 0o755)
+    const nginxPort = await freePort()
+    ports.a = await freePort()
+    ports.b = await freePort()
+    nginx = startNginx(path.join(tmp, 'nginx'), nginxPort, [ports.a, ports.b])
+    ;[postgres, rabbit] = await Promise.all([startPostgresCluster(path.join(tmp, 'pg')), startRabbit(path.join(tmp, 'rabbit'), `http://127.0.0.1:${nginxPort}/broker-auth`)])
+    step('PostgreSQL and RabbitMQ up')
+    // one at a time: the first migrates the empty database
+    await start('a')
+    await start('b')
+    step('nodes up')
+    const brokerUrl = rabbit.mqttUrl.replace(/\/\/[^@]+@/, '//')
+    await Promise.all(
+      Array.from({ length: AGENTS }, async (_, n) => {
+        const clientId = `chaos-${process.pid}-${n}`
+        const provision = await mqtt.connectAsync(brokerUrl, { clientId, username: 'provision', password: 'pixelfleet-demo-provisioning-key', reconnectPeriod: 0 })
+        await provision.subscribeAsync(provisionResponseTopic(clientId), { qos: 1 })
+        const registered = new Promise<{ agentId: string; secret: string }>((resolve) => provision.on('message', (_t, payload) => resolve(JSON.parse(payload.toString()).result)))
+        await provision.publishAsync(provisionRequestTopic(clientId), JSON.stringify({ product: 'LED Processor', serial: `CHAOS-${n}` }), { qos: 1 })
+        const { agentId, secret } = await registered
+        await provision.endAsync()
+        const client = await mqtt.connectAsync(brokerUrl, { clientId: agentId, username: agentId, password: secret, reconnectPeriod: 1000, clean: false })
+        // as the reference agent does: refusals while the portal is unreachable are retried
+        reconnectAfterRefusals(client)
+        client.on('error', () => undefined)
+        await client.subscribeAsync(agentResponseTopic(agentId, 'ping'), { qos: 1 })
+        agents.push({ id: agentId, client })
+      }),
+    )
+    step(`${AGENTS} agents registered`)
+    const metrics = { dataSegsOut: 1, dsackDups: 0, totalRetrans: 0 }
+    for (const [n, agent] of agents.entries()) {
+      const tick = () => {
+        if (!pinging) return
+        const sent = agent.client
+          .publishAsync(agentRequestTopic(agent.id, 'ping'), JSON.stringify({ requestId: String(published), metrics }), { qos: 1 })
+          .then(() => acknowledged++, () => undefined)
+          .finally(() => sending.delete(sent))
+        sending.add(sent)
+        published++
+        setTimeout(tick, PING_MS)
+      }
+      setTimeout(tick, (PING_MS * n) / AGENTS)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5000))
+    await settle('steady', Date.now(), 0)
+  }, 900_000)
+
+  afterAll(async () => {
+    pinging = false
+    await Promise.all(agents.map((a) => a.client.endAsync(true).catch(() => undefined)))
+    await Promise.all([nodes.a?.stop(), nodes.b?.stop()])
+    rabbit?.stop()
+    nginx?.stop()
+    await postgres?.remove()
+    if (figures.length) console.log(`[chaos] figures (outage ${OUTAGE_MS / 1000} s):\n${figures.map((f) => JSON.stringify(f)).join('\n')}`)
+    fs.rmSync(tmp, { recursive: true, force: true })
+  }, 120_000)
+
+  it('PostgreSQL stops and comes back: both nodes resume by themselves, nothing acknowledged is lost, one failure line per outage', async () => {
+    const lines = failureLines()
+    await postgres.stop()
+    step('PostgreSQL stopped')
+    await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS))
+    await postgres.start()
+    step('PostgreSQL started')
+    const row = await settle('postgres-restart', Date.now(), lines)
+    expect(row.stored).toBeGreaterThanOrEqual(row.acknowledged)
+    // each node logs when storing starts failing (once per outage; its startup may add one)
+    expect(row.failureLines).toBeLessThanOrEqual(4)
+    // and one when it works again (a node whose waiting messages all went to the other has none to log)
+    await expect.poll(() => (nodes.a!.output() + nodes.b!.output()).includes('ingest: storing works again'), { timeout: 30_000 }).toBe(true)
+  }, 300_000)
+
+  it('RabbitMQ stops and comes back: nodes and agents reconnect by themselves', async () => {
+    const lines = failureLines()
+    await rabbit.shutdown()
+    step('RabbitMQ stopped')
+    await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS))
+    await rabbit.restart()
+    step('RabbitMQ started')
+    const row = await settle('rabbitmq-restart', Date.now(), lines)
+    expect(row.stored).toBeGreaterThanOrEqual(row.acknowledged)
+  }, 300_000)
+
+  it('a node killed with SIGKILL: the other takes its partitions; it rejoins when started again', async () => {
+    const lines = failureLines()
+    process.kill(nodes.b!.pid, 'SIGKILL')
+    await nodes.b!.exited
+    step('node B killed')
+    // traffic to node B's partitions meanwhile: node A, their standby, must take them over
+    await new Promise((resolve) => setTimeout(resolve, 10_000))
+    const row = await settle('node-killed', Date.now(), lines)
+    expect(row.stored).toBeGreaterThanOrEqual(row.acknowledged)
+    await start('b')
+    step('node B started again')
+    await settle('node-rejoined', Date.now(), failureLines())
+  }, 300_000)
+
+  it('the partition count lowered: the queues beyond it are drained, a node with the old count refuses to start', async () => {
+    const lines = failureLines()
+    await Promise.all([nodes.a!.stop(), nodes.b!.stop()])
+    step('both nodes stopped; pings queue in RabbitMQ')
+    partitions = FEWER_PARTITIONS
+    await Promise.all([start('a'), start('b')])
+    step(`both nodes started with INGEST_PARTITIONS=${partitions}`)
+    const row = await settle('partitions-lowered', Date.now(), lines)
+    expect(row.stored).toBeGreaterThanOrEqual(row.acknowledged)
+    // a node still configured with the old count hears the others and refuses with a clear message
+    const stray = startNode({ ...nodeEnv('b', PARTITIONS), NODE_ID: 'node-stray', RELAY_NODE_ID: 'relay-stray', PORT: '0' })
+    await expect(stray).rejects.toThrow(/INGEST_PARTITIONS is 8 here but 4 on node node-/)
+    // the retired queues are deleted once empty (each rabbitmqctl call boots an Erlang VM)
+    await expect
+      .poll(() => rabbit.ctl('list_queues', 'name').split('\n').filter((q) => /^pixelfleet\.ingest\.q\d+$/.test(q)).length, { timeout: 60_000, interval: 3000 })
+      .toBe(FEWER_PARTITIONS)
+  }, 300_000)
+})
