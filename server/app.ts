@@ -1,5 +1,5 @@
 import http from 'node:http'
-import { type AddressInfo, type Server } from 'node:net'
+import { type AddressInfo } from 'node:net'
 import path from 'node:path'
 import { type ServerBuild } from '@remix-run/node'
 import express from 'express'
@@ -8,6 +8,7 @@ import { brokerAuthRouter, brokerVhost } from '../broker/http-auth.server'
 import { clientInfoMiddleware, csrfMiddleware, pathGuard, remixHandler } from './request-guards'
 import { securityHeaders } from './security-headers'
 import { compressResponses } from './compress-response'
+import { listen } from './listen'
 import { webOps, type WebOps } from './web-ops'
 import { componentLogger } from '../app/utils/logger.server'
 import { unavailableMarker } from './unavailable-status'
@@ -69,23 +70,4 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
       await closeVite?.()
     },
   }
-}
-
-export class PortInUseError extends Error {}
-
-/** Listens, turning "address in use" into one clear line naming the variable to change. */
-export function listen(server: Server, port: number, host: string, variable: string) {
-  return new Promise<void>((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new PortInUseError(`Port ${port} is already in use: set ${variable} to a free port (for example ${variable}=${port + 1}).`))
-      else if (err.code === 'EACCES') reject(new PortInUseError(`Port ${port} needs elevated privileges: set ${variable} to a port above 1023.`))
-      else reject(err)
-    }
-    server.once('error', onError)
-    server.once('listening', () => {
-      server.removeListener('error', onError)
-      resolve()
-    })
-    server.listen(port, host)
-  })
 }

@@ -8,7 +8,7 @@ import { buildApp, buildIsStale } from './build'
 import { ConfigError, loadConfig } from './config'
 import { migrateDatabase } from './migrate'
 import { DatabaseInUseError, lockDatabase } from './db-lock'
-import { PortInUseError } from './app'
+import { PortInUseError } from './listen'
 import { announce, componentLogger, configureLogging, flushRepeats, routeConsoleToLog } from '../app/utils/logger.server'
 import { defaultNodeId } from '../broker/external.server'
 
