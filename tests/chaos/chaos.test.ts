@@ -184,6 +184,8 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
   afterAll(async () => {
     pinging = false
     down.add('a').add('b')
+    // CHAOS_NODE_OUTPUT=1: the nodes' output even when everything passed (a slow recovery's log lines)
+    if (process.env.CHAOS_NODE_OUTPUT === '1') for (const name of ['a', 'b'] as const) console.log(`[chaos] node ${name} output:\n${nodes[name]?.output() ?? '(not running)'}`)
     await Promise.all(agents.map((a) => a.client.endAsync(true).catch(() => undefined)))
     await Promise.all([nodes.a?.stop(), nodes.b?.stop()])
     rabbit?.stop()
