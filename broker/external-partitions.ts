@@ -81,6 +81,8 @@ export class PartitionConsumers {
       partitions: number
       onMessage: (message: ConsumeMessage, partition: number) => void
       onForeignPartition: (partition: number) => void
+      /** the broker cancelled this node's consumer of `partition` (the queue went away or restarted): this node no longer consumes it */
+      onCancelled?: (partition: number) => void
     },
   ) {}
 
@@ -98,7 +100,8 @@ export class PartitionConsumers {
   }
 
   private deliver(message: ConsumeMessage | null, partition: number) {
-    if (!message) return
+    // (our own cancel in rebalance delivers nothing here: only the broker's)
+    if (!message) return this.options.onCancelled?.(partition)
     if (!this.owned.has(partition) && !this.foreignSeen.has(partition)) {
       this.foreignSeen.add(partition)
       this.options.onForeignPartition(partition)

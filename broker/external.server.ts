@@ -103,8 +103,15 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   // ---------------------------------------------------------------- ingest workers
   function onIngest(channel: Channel, message: ConsumeMessage | null) {
     if (!message) return
-    const tracked = ingestMessage(channel, message).finally(() => inflight.delete(tracked))
+    track(channel, message)
+  }
+  /** Stores a message in the background; an unexpected error is logged, never an unhandled rejection (which would end the process). */
+  function track(channel: Channel, message: ConsumeMessage): Promise<void> {
+    const tracked = ingestMessage(channel, message)
+      .catch((error: Error) => log.warn(`ingest: ${message.fields.routingKey}: ${error.message}`))
+      .finally(() => inflight.delete(tracked))
     inflight.add(tracked)
+    return tracked
   }
 
   /**
@@ -135,8 +142,13 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
         const failure = error instanceof IngestFailure ? error : new IngestFailure((error as Error).message, false)
         health.failed(failure.message)
         if (failure.permanent && attempt >= PERMANENT_FAILURE_ATTEMPTS) {
-          await deadLetter(message, `cannot be stored: ${failure.message}`)
-          return acknowledge(channel, message)
+          try {
+            await deadLetter(message, `cannot be stored: ${failure.message}`)
+            return acknowledge(channel, message)
+          } catch (error) {
+            // (a throw here used to reject unhandled and end the process) kept and tried again
+            log.warn(`ingest: dead-lettering failed: ${(error as Error).message}`)
+          }
         }
         await health.wait(retryDelay(attempt), attempt === 1)
         // closing, or the channel went with its connection: the broker gives the message to the next consumer
@@ -168,11 +180,13 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   const currentConnection = new Map<string, string>()
   let presenceChain = Promise.resolve()
   function onPresence(channel: Channel, message: ConsumeMessage | null) {
-    if (!message) return
+    if (!message) return consumerCancelled(channel, PRESENCE_QUEUE)
+    // The chain never rejects: an ack on a channel that closed meanwhile (the broker restarted) used
+    // to throw from `.finally`, an unhandled rejection that ended the node's process.
     presenceChain = presenceChain
       .then(() => handleConnectionEvent(message.fields.routingKey, (message.properties.headers ?? {}) as Record<string, unknown>))
       .catch((error: Error) => log.warn(`mqtt: presence event failed: ${error.message}`))
-      .finally(() => channel.ack(message))
+      .then(() => acknowledge(channel, message))
   }
   async function handleConnectionEvent(kind: string, headers: Record<string, unknown>) {
     const pid = String(headers.pid ?? '')
@@ -286,6 +300,31 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
 
   // ---------------------------------------------------------------- AMQP connection
   let stopRetiredDrains = () => {}
+  /**
+   * A channel of this connection closed by the broker (a channel error) or a consumer cancelled by
+   * it: its consumers are gone while the connection lives on, so this node would silently stop
+   * consuming. Dropping the connection makes the reconnect set everything up again.
+   */
+  function recycle(channel: Channel, why: string) {
+    if (closing || closedChannels.has(channel) || !connection) return
+    log.warn(`broker: ${why}; reconnecting to set up the consumers again`)
+    connection.close().catch(() => {})
+  }
+  function consumerCancelled(channel: Channel, queue: string) {
+    recycle(channel, `the broker cancelled this node's consumer of ${queue}`)
+  }
+  /** Watches a channel set up by `setUp`: errors are logged (an 'error' without a listener would throw), an unexpected close recycles the connection. */
+  function watch(conn: ChannelModel, channel: Channel, channels: Channel[], name: string) {
+    channels.push(channel)
+    channel.on('error', (error: Error) => log.warn(`broker: AMQP ${name} channel: ${error.message}`))
+    // (amqplib closes the channels just before it reports the connection's close: look after that)
+    channel.on('close', () =>
+      setImmediate(() => {
+        if (connection === conn) recycle(channel, `the AMQP ${name} channel closed`)
+      }),
+    )
+    return channel
+  }
   async function connect() {
     const conn = await amqp.connect(options.amqpUrl, { clientProperties: { connection_name: `pixelfleet ${options.nodeId}` } })
     const channels: Channel[] = []
@@ -311,13 +350,13 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
     }
   }
   async function setUp(conn: ChannelModel, channels: Channel[]) {
-    publisher = await conn.createChannel()
+    publisher = watch(conn, await conn.createChannel(), channels, 'publishing')
     await publisher.assertExchange(EVENTS_EXCHANGE, 'fanout', { durable: true })
 
-    const events = await conn.createChannel()
+    const events = watch(conn, await conn.createChannel(), channels, 'events')
     const own = await events.assertQueue('', { exclusive: true, autoDelete: true })
     await events.bindQueue(own.queue, EVENTS_EXCHANGE, '')
-    await events.consume(own.queue, onRemoteEvents, { noAck: true })
+    await events.consume(own.queue, (message) => (message ? onRemoteEvents(message) : consumerCancelled(events, own.queue)), { noAck: true })
     const fresh = !consumers
     if (fresh) {
       // Every node must split the routing keys the same way: hear the running nodes' counts first.
@@ -331,12 +370,11 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       }
     }
 
-    const ingest = await conn.createChannel()
-    channels.push(ingest)
+    const ingest = watch(conn, await conn.createChannel(), channels, 'ingest')
     // per consumer, i.e. per partition this node is active on
     await ingest.prefetch(options.prefetch)
     await declarePartitions(ingest, { topicExchange: TOPIC_EXCHANGE, bindings: INGEST_BINDINGS, partitions: partitionCount })
-    deadLetters = await conn.createConfirmChannel()
+    deadLetters = watch(conn, await conn.createConfirmChannel(), channels, 'dead-letter') as amqp.ConfirmChannel
     stopRetiredDrains = await drainRetiredQueues(conn, {
       partitions: partitionCount,
       topicExchange: TOPIC_EXCHANGE,
@@ -345,16 +383,14 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       log,
       onMessage: (channel, message) => {
         channels.push(channel)
-        const tracked = ingestMessage(channel, message).finally(() => inflight.delete(tracked))
-        inflight.add(tracked)
-        return tracked
+        return track(channel, message)
       },
       beforeFirstMessage: forgetCachedAgents,
     })
-    consumers = new PartitionConsumers(ingest, { nodeId: options.nodeId, partitions: partitionCount, onMessage: (message) => onIngest(ingest, message), onForeignPartition: forgetCachedAgents })
+    consumers = new PartitionConsumers(ingest, { nodeId: options.nodeId, partitions: partitionCount, onMessage: (message) => onIngest(ingest, message), onForeignPartition: forgetCachedAgents, onCancelled: (partition) => consumerCancelled(ingest, partitionQueue(partition)) })
     await consumers.start()
 
-    const presence = await conn.createChannel()
+    const presence = watch(conn, await conn.createChannel(), channels, 'presence')
     await presence.prefetch(100)
     await presence.assertQueue(PRESENCE_QUEUE, { durable: true, arguments: { 'x-queue-type': 'quorum', 'x-single-active-consumer': true } })
     for (const key of ['connection.created', 'connection.closed']) await presence.bindQueue(PRESENCE_QUEUE, EVENT_EXCHANGE, key)
