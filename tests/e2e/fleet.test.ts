@@ -102,7 +102,7 @@ describe('fleet monitoring screens', () => {
     await page.waitForURL((url) => url.searchParams.has('sorting'))
     await page.locator(`tr[data-agent-id="${agent.agentId}"]`).getByRole('button', { name: 'Expand row' }).click()
     await page.waitForURL((url) => url.searchParams.has('expanded'))
-    await page.getByRole('button', { name: 'View' }).click()
+    await page.getByRole('button', { name: 'View', exact: true }).click()
     await page.getByRole('menuitemcheckbox', { name: 'Product' }).click()
     await page.getByRole('menuitemcheckbox', { name: 'Serial' }).click()
     await page.keyboard.press('Escape')

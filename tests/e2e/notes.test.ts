@@ -40,6 +40,8 @@ describe('notes panel', () => {
     await panel.getByRole('radio', { name: 'green' }).click()
     await panel.getByRole('button', { name: 'Create' }).click()
     await page.getByText('Note created').waitFor()
+    // the toast sits over the panel's header and stays while the pointer rests on it
+    await page.getByText('Note created').waitFor({ state: 'hidden' })
 
     await panel.getByRole('button', { name: 'Back to notes' }).click()
     await panel.getByText('Genlock on node nine needs attention').waitFor()

@@ -10,7 +10,6 @@ import { recordClears } from './clears.server'
 import { OFFLINE_ISSUE, OFFLINE_MINUTES } from './state'
 import { prisma, isUniqueViolation } from '~/utils/db.server'
 import { inChunks } from '~/utils/id-chunks'
-import { LARGE_TRANSACTION } from '../large-transaction'
 
 /**
  * Offline alarm: an agent not seen for its project's "Offline alarm after" delay gets an 'Agent
@@ -22,11 +21,6 @@ import { LARGE_TRANSACTION } from '../large-transaction'
  * isActive = false), so several nodes never raise it twice nor bump the activation twice.
  * Notifications follow through the usual 'issue' change event (app/domain/notifications).
  */
-
-/** Systems raised per transaction. */
-const RAISE_CHUNK = 200
-
-const chunksOf = <T>(items: T[], size: number) => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
 type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
 type SilentSystem = { id: string; project: { offlineAlarmMinutes: number | null } | null }
@@ -48,35 +42,6 @@ async function raiseOne(tx: Tx, system: SilentSystem, found: { id: string } | un
   }
   await tx.issueHistory.create({ data: { issueId, timestamp: now, count: 1 } })
   return issueId
-}
-
-/**
- * raiseOne for a chunk of systems in a few statements: the new issues in one INSERT, their history
- * in another; reactivations stay one guarded update each. A unique violation (another node raised
- * one first) fails the whole chunk, which the caller then redoes system by system.
- */
-async function raiseChunk(tx: Tx, chunk: SilentSystem[], bySystem: Map<string, { id: string }>, now: Date): Promise<(string | null)[]> {
-  const fieldsOf = (system: SilentSystem) => {
-    const minutes = system.project?.offlineAlarmMinutes ?? OFFLINE_MINUTES.default
-    return { component: OFFLINE_ISSUE.component, message: message(minutes), severity: SEVERITY.critical, latestCount: 1, latestAt: now, isActive: true, clearedAt: null, clearedBy: '' }
-  }
-  const won = new Map<string, string>()
-  const fresh = chunk.filter((system) => !bySystem.has(system.id))
-  if (fresh.length) {
-    const created = await tx.issue.createManyAndReturn({
-      data: fresh.map((system) => ({ systemId: system.id, kind: OFFLINE_ISSUE.kind, key: OFFLINE_ISSUE.key, activation: 1, ...fieldsOf(system) })),
-      select: { id: true, systemId: true },
-    })
-    for (const issue of created) won.set(issue.systemId, issue.id)
-  }
-  for (const system of chunk) {
-    const found = bySystem.get(system.id)
-    if (!found) continue
-    const { count } = await tx.issue.updateMany({ where: { id: found.id, isActive: false }, data: { ...fieldsOf(system), activation: { increment: 1 } } })
-    if (count === 1) won.set(system.id, found.id)
-  }
-  if (won.size) await tx.issueHistory.createMany({ data: [...won.values()].map((issueId) => ({ issueId, timestamp: now, count: 1 })) })
-  return chunk.map((system) => won.get(system.id) ?? null)
 }
 
 /** Another node raised it first. */
@@ -112,24 +77,12 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
   const bySystem = new Map(existing.map((i) => [i.systemId, i]))
   const raised: { id: string; organizationId: string; systemId: string }[] = []
   const toRaise = silent.filter((system) => !bySystem.get(system.id)?.isActive)
-  // A few statements per chunk, not a transaction per system: a thousand silent systems were a
-  // thousand transactions, too slow for one sweep on a loaded PostgreSQL. A chunk another node
-  // raised part of meanwhile fails on the unique key and is redone system by system.
-  for (const chunk of chunksOf(toRaise, RAISE_CHUNK)) {
-    const ids = await prisma
-      .$transaction(async (tx) => {
-        return raiseChunk(tx, chunk, bySystem, now)
-      }, LARGE_TRANSACTION)
-      .catch(async (error) => {
-        if (!isUniqueViolation(error)) throw error
-        const won: (string | null)[] = []
-        for (const system of chunk) won.push(await prisma.$transaction((tx) => raiseOne(tx, system, bySystem.get(system.id), now)).catch(lostToAnotherNode))
-        return won
-      })
-    chunk.forEach((system, i) => {
-      const id = ids[i]
-      if (id) raised.push({ id, organizationId: system.agent.organizationId!, systemId: system.id })
-    })
+  // One short transaction per system (raiseOne). A chunked insert (several systems per statement)
+  // was tried for large fleets on PostgreSQL, but with two sweepers at once on SQLite the raised
+  // alarm's notification was lost (tests/integration/alarms.test.ts); cause not found yet.
+  for (const system of toRaise) {
+    const id = await prisma.$transaction((tx) => raiseOne(tx, system, bySystem.get(system.id), now)).catch(lostToAnotherNode)
+    if (id) raised.push({ id, organizationId: system.agent.organizationId!, systemId: system.id })
   }
 
   // Clear: active offline issues whose agent was seen within its delay.
