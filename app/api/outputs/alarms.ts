@@ -1,24 +1,25 @@
 import { z } from 'zod'
 
-const windowAnswer = z.object({
-  window: z.object({
-    id: z.string(),
-    projectId: z.string(),
-    kind: z.enum(['maintenance', 'show']),
-    name: z.string(),
-    recurrence: z.enum(['once', 'weekly']),
-    startsAt: z.string().nullable(),
-    endsAt: z.string().nullable(),
-    weekdays: z.array(z.number()),
-    startTime: z.string(),
-    endTime: z.string(),
-    timeZone: z.string(),
-    severities: z.array(z.number()),
-    createdBy: z.string(),
-    activeUntil: z.string().nullable(),
-    next: z.object({ start: z.string(), end: z.string() }).nullable(),
-  }),
+/** A show or maintenance window as every window call answers it. */
+const windowRow = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  kind: z.enum(['maintenance', 'show']),
+  name: z.string(),
+  recurrence: z.enum(['once', 'weekly']),
+  startsAt: z.string().nullable(),
+  endsAt: z.string().nullable(),
+  weekdays: z.array(z.number()),
+  startTime: z.string(),
+  endTime: z.string(),
+  timeZone: z.string(),
+  severities: z.array(z.number()),
+  createdBy: z.string(),
+  activeUntil: z.string().nullable(),
+  next: z.object({ start: z.string(), end: z.string() }).nullable(),
 })
+
+const windowAnswer = z.object({ window: windowRow })
 
 /** What each call of ../alarms.server.ts answers (JSON: times are ISO strings). */
 export const alarmsOutputs = {
@@ -91,24 +92,7 @@ export const alarmsOutputs = {
   'project/offlineAlarmUpdate': z.object({ projectId: z.string(), minutes: z.number(), previous: z.number() }),
   'project/windowList': z.object({
     windows: z.array(
-      z.object({
-        inherited: z.boolean(),
-        id: z.string(),
-        projectId: z.string(),
-        kind: z.enum(['maintenance', 'show']),
-        name: z.string(),
-        recurrence: z.enum(['once', 'weekly']),
-        startsAt: z.string().nullable(),
-        endsAt: z.string().nullable(),
-        weekdays: z.array(z.number()),
-        startTime: z.string(),
-        endTime: z.string(),
-        timeZone: z.string(),
-        severities: z.array(z.number()),
-        createdBy: z.string(),
-        activeUntil: z.string().nullable(),
-        next: z.object({ start: z.string(), end: z.string() }).nullable(),
-      })
+      windowRow.extend({ inherited: z.boolean() })
     ),
     canManage: z.boolean(),
   }),

@@ -13,39 +13,32 @@ const createdToken = z.object({
   token: z.string(),
 })
 
+/** A token as lists show it (never its secret). */
+const tokenRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  createdAt: isoTime,
+  lastUsedAt: isoTime.nullable(),
+  expiresAt: isoTime.nullable(),
+  scope: z.string(),
+  permissions: z.array(z.string()),
+})
+
 /** What each call of ../tokens.server.ts answers (JSON: times are ISO strings). */
 export const tokensOutputs = {
   'public/auth/tokenCreate': createdToken,
   'token/create': createdToken,
   'token/list': z.object({
     tokens: z.array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        prefix: z.string(),
-        createdAt: isoTime,
-        lastUsedAt: isoTime.nullable(),
-        expiresAt: isoTime.nullable(),
-        scope: z.string(),
-        permissions: z.array(z.string()),
-      })
+      tokenRow
     ),
   }),
   'token/revoke': z.object({ revoked: z.boolean() }),
-  'token/revokeCurrent': z.union([z.object({ revoked: z.boolean() }), z.object({ revoked: z.boolean() })]),
+  'token/revokeCurrent': z.object({ revoked: z.boolean() }),
   'organization/serviceTokenList': z.object({
     tokens: z.array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        prefix: z.string(),
-        createdAt: isoTime,
-        lastUsedAt: isoTime.nullable(),
-        expiresAt: isoTime.nullable(),
-        scope: z.string(),
-        permissions: z.array(z.string()),
-        createdByName: z.string().nullable(),
-      })
+      tokenRow.extend({ createdByName: z.string().nullable() })
     ),
   }),
   'organization/serviceTokenCreate': z.object({
