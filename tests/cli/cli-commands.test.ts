@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { portalDb, startPortal, type RunningPortal } from '../e2e/harness'
 import { agentsWithCodes, cliSession } from './cli-session'
+import { csvCell } from '../../app/utils/csv'
 
 const ORG = 'demo-org-live-events'
 const ORG_NAME = 'Demo Live Events'
@@ -200,7 +201,8 @@ describe('pixelfleet command groups against a running portal', () => {
     const exported = await cli.run('owner', 'agents', 'export', '--org', ORG)
     const lines = exported.stdout.split('\r\n')
     expect(lines[0]).toBe('Agent ID,Agent Name,Product,Serial,Version,Connected,Last Seen,System ID,System Key,System Name,Project ID,Project')
-    expect(lines.find((l) => l.startsWith(b.agentId))).toMatch(/,sys-1,Main Wall,demo-prj-stage-left0,Stage Left Wall$/)
+    // The id cell is formula-safe: an id starting with '-' (1 in 64) is exported as '-...
+    expect(lines.find((l) => l.startsWith(`${csvCell(b.agentId)},`))).toMatch(/,sys-1,Main Wall,demo-prj-stage-left0,Stage Left Wall$/)
 
     expect((await cli.run('viewer', 'agents', 'remove', a.agentId, '--org', ORG)).code).toBe(4)
     expect((await cli.run('owner', 'agents', 'remove', a.agentId, '--org', ORG)).code).toBe(0)
