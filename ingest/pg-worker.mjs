@@ -1,6 +1,8 @@
 // The PostgreSQL side of sql-pg.server.ts: runs the statements it is sent, in order, on one
 // connection, and wakes the waiting thread through the shared flag. Plain JS so it loads the same
-// under tsx, vitest and node.
+// under tsx, vitest and node. Each reply carries the request's `seq` (the waiting side matches them)
+// and the connection's number: statements of a transaction whose connection was replaced are
+// refused here, not run outside it on the new connection.
 import { workerData } from 'node:worker_threads'
 import pg from 'pg'
 
@@ -16,6 +18,8 @@ const types = {
 }
 let client = null
 let ready = null
+/** numbers the connections: a transaction lives on the one its BEGIN went out on */
+let connections = 0
 /**
  * One connection, opened on demand. A connection that fails (refused connect, server shutting
  * down, restart, network error) is dropped at once so the next message opens a fresh one: a
@@ -24,6 +28,7 @@ let ready = null
 function connection() {
   if (!client) {
     const fresh = new pg.Client({ connectionString: url, types, connectionTimeoutMillis: 10_000 })
+    fresh.number = ++connections
     fresh.on('error', () => drop(fresh))
     fresh.on('end', () => drop(fresh))
     client = fresh
@@ -87,10 +92,12 @@ function literal(value) {
 /** The statement with its parameters written in (escaped), for a multi-statement simple query. */
 const inline = (op) => op.sql.replace(/\$(\d+)/g, (_m, k) => literal(op.params[Number(k) - 1]))
 
-port.on('message', async (ops) => {
+port.on('message', async ({ seq, ops, within }) => {
   let reply
   try {
     const db = await connection()
+    // the transaction's connection is gone (and with it the transaction): fail, write nothing
+    if (within && within !== db.number) throw Object.assign(new Error('The PostgreSQL connection was lost inside a transaction'), { code: '08006', replaced: true })
     const merged = coalesce(ops)
     const last = merged.at(-1)
     const read = last.mode === 'run' ? null : merged.pop()
@@ -99,13 +106,16 @@ port.on('message', async (ops) => {
     // one by one; the caller then rolls back. The read, if any, follows as a normal query.
     if (merged.length) await db.query(merged.map(inline).join(';\n'))
     const rows = read ? (await db.query({ text: read.sql, values: read.params })).rows : []
-    reply = { rows }
+    reply = { rows, connection: db.number }
   } catch (error) {
     const lost = connectionLost(error)
-    if (lost && client) drop(client)
+    if (lost && client && !error.replaced) drop(client)
     reply = { error: { message: error.message, code: error.code, transient: lost } }
   }
+  reply.seq = seq
   port.postMessage(reply)
+  // (this notify may come after the waiting side already saw the flag and moved on to its next
+  // request: sql-pg.server.ts matches replies by `seq` and waits again after a wake without one)
   Atomics.store(signal, 0, 1)
   Atomics.notify(signal, 0)
 })

@@ -17,7 +17,7 @@ import { isPostgres, sqliteConnection } from '~/utils/db.server'
 import { singleton } from '~/utils/singleton.server'
 
 type Op = { sql: string; params: unknown[]; mode: 'run' | 'get' | 'all' }
-type Reply = { rows?: Record<string, unknown>[]; error?: { message: string; code?: string; transient?: boolean } }
+type Reply = { seq: number; connection?: number; rows?: Record<string, unknown>[]; error?: { message: string; code?: string; transient?: boolean } }
 
 /** SQLite's `?` and `@name` placeholders as PostgreSQL's `$n`, and the order to bind values in. */
 export function translateStatement(source: string): { sql: string; names: (string | number)[] } {
@@ -44,8 +44,10 @@ class PostgresIngestDatabase {
   private readonly flag = new Int32Array(new SharedArrayBuffer(4))
   private pending: Op[] = []
   private depth = 0
-  /** how many times the queue was sent: tells a failing transaction whether its BEGIN went out */
+  /** how many times the queue was sent: tells a failing transaction whether its BEGIN went out; numbers the requests */
   private sends = 0
+  /** the worker's connection the open transaction's BEGIN went out on (null before it did) */
+  private transactionConnection: number | null = null
 
   constructor(url: string) {
     const { port1, port2 } = new MessageChannel()
@@ -71,15 +73,31 @@ class PostgresIngestDatabase {
     const ops = op ? [...this.pending, op] : this.pending
     this.pending = []
     if (!ops.length) return []
-    this.sends++
+    const seq = ++this.sends
     Atomics.store(this.flag, 0, 0)
-    this.port.postMessage(ops)
-    Atomics.wait(this.flag, 0, 0)
-    const reply = receiveMessageOnPort(this.port)?.message as Reply | undefined
-    if (!reply) throw new Error('PostgreSQL ingest worker gave no reply')
+    this.port.postMessage({ seq, ops, within: this.depth > 0 ? this.transactionConnection : null })
+    const reply = this.replyTo(seq)
     // `transient`: the connection or the server's state failed, not the statements (pg-worker.mjs)
     if (reply.error) throw Object.assign(new Error(reply.error.message), { code: reply.error.code, transient: reply.error.transient === true })
+    if (this.depth > 0) this.transactionConnection ??= reply.connection ?? null
     return reply.rows ?? []
+  }
+
+  /**
+   * Blocks until the worker's reply to request `seq`. A wake-up does not mean that reply is there:
+   * the worker's notify for the previous reply may arrive after this thread saw its flag and moved
+   * on. Taking whatever was there as the answer (as this did) put every later reply one request
+   * late after a database outage: reads got the previous batch's empty result, "Agent not found",
+   * and the agents' reports were dead-lettered (issue #24, docs/decisions/045).
+   */
+  private replyTo(seq: number): Reply {
+    for (;;) {
+      const reply = receiveMessageOnPort(this.port)?.message as Reply | undefined
+      if (reply?.seq === seq) return reply
+      if (reply) continue
+      Atomics.wait(this.flag, 0, 0)
+      Atomics.store(this.flag, 0, 0)
+    }
   }
 
   prepare(source: string) {
@@ -125,6 +143,7 @@ class PostgresIngestDatabase {
         throw error
       } finally {
         this.depth--
+        if (outer) this.transactionConnection = null
       }
     }
     // PostgreSQL locks rows, not the database: every flavour of better-sqlite3's BEGIN is the same here
