@@ -18,3 +18,17 @@ export function isPermanentFailure(error: unknown): boolean {
   if (transient === true || typeof code !== 'string') return false
   return PERMANENT_SQLSTATE.test(code) || PERMANENT_SQLITE.test(code) || PERMANENT_PRISMA.has(code)
 }
+
+/** SQLite's result codes of a database that cannot be written now (locked, busy, read-only, I/O): its state, not the message's. */
+const UNAVAILABLE_SQLITE = /^SQLITE_(BUSY|LOCKED|READONLY|IOERR|CANTOPEN|FULL|PROTOCOL)/
+
+/**
+ * The database itself is unavailable (a lost or refused PostgreSQL connection, a locked or
+ * unwritable SQLite file): every message of a batch would fail the same way, so retrying them one
+ * by one only multiplies the waiting (each SQLite attempt waits out busy_timeout).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false
+  const { code, transient } = error as { code?: unknown; transient?: unknown }
+  return transient === true || (typeof code === 'string' && UNAVAILABLE_SQLITE.test(code))
+}

@@ -28,6 +28,7 @@ import { announceIngestChanges } from '../app/domain/events/ingest-origin.server
 import { cachedAgent, forgetAgent, loadAgent } from './cache.server'
 import { handlers, type Handler, type IngestCall } from './calls.server'
 import { ingestDatabase } from './sql-pg.server'
+import { isDatabaseUnavailable } from './failures.server'
 import { statementsOf } from './sql-sqlite.server'
 
 /** Where committed batches' change events go: this thread's bus, or (in the worker) back to the main thread. */
@@ -86,7 +87,14 @@ async function flushBatch() {
   const started = performance.now()
   try {
     settle(jobs, commit(db, jobs), started)
-  } catch {
+  } catch (error) {
+    // The database is down or locked: each message alone would fail the same way, after as long a wait.
+    if (isDatabaseUnavailable(error)) {
+      for (const job of jobs) forgetAgent(job.agentId)
+      noteIngestBatch(0, jobs.length, (performance.now() - started) / 1000)
+      for (const job of jobs) job.reject(error)
+      return
+    }
     // The batch itself failed (e.g. a shared statement hit a row deleted meanwhile): caches may be
     // ahead of the rollback; retry each message alone so one cannot fail its companions.
     for (const job of jobs) forgetAgent(job.agentId)
