@@ -14,10 +14,12 @@ import { Aedes, type AuthenticateError, type Client, type Subscription } from 'a
 import { WebSocketServer, createWebSocketStream } from 'ws'
 import { agentConfigs, agentPresence, markAllOffline, onAgentConfigChange, startIngest } from '../ingest/agent-gateway.server'
 import { listen } from '../server/listen'
-import { publishAllowed, subscriptionAllowed, type Identity } from '../protocol'
+import { publishAllowed, subscriptionAllowed, type Identity, type ParsedTopic } from '../protocol'
 import { authenticateClient } from './acl'
 import { agentConfigTopic, parseTopic } from '../protocol'
-import { dispatchMessage, type MessageContext } from './requests'
+import { IngestFailure, dispatchMessage, type MessageContext } from './requests'
+import { IngestHealth, PERMANENT_FAILURE_ATTEMPTS, retryDelay } from './ingest-retry'
+import { PresenceWriter } from './presence-retry'
 import { componentLogger, type LogFields } from '../app/utils/logger.server'
 
 type Logger = { info: (message: string, fields?: LogFields) => void; warn: (message: string, fields?: LogFields) => void }
@@ -39,6 +41,8 @@ export function brokerLogger(_level?: string): Logger {
 
 /** Publishes hardly ever exceed this: anything larger closes the connection before parsing JSON. */
 const HARD_PAYLOAD_LIMIT = 4 * 1024 * 1024
+/** Failed publishes remembered as answered (bounds the memory of a long outage with many agents). */
+const MAX_ANSWERED_FAILURES = 100_000
 /** How often config changes announced by the domain are pushed (coalesced). */
 const CONFIG_PUSH_INTERVAL_MS = 200
 
@@ -52,6 +56,8 @@ const remoteIp = (client: Client): string | null => {
 export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
   const log: Logger = options.logger ?? brokerLogger()
   const broker = await Aedes.createBroker({ concurrency: 1000, drainTimeout: 30_000, maxClientsIdLength: 64 })
+  const health = new IngestHealth(log)
+  let closing = false
   const refuse = (client: Client | null, reason: string) => log.warn(`mqtt: refused ${client?.id ?? '(no client)'}: ${reason}`, { agentId: client?.id })
 
   // ------------------------------------------------------------------ authentication
@@ -108,12 +114,47 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
       refuse(client, `payload of ${packet.payload.length} bytes on ${packet.topic}`)
       return done(new Error('payload too large'))
     }
-    const context: MessageContext = { clientId: client.id, ip: remoteIp(client), closing: client.closed, respond, refuse: (reason) => refuse(client, reason), warn: log.warn }
-    void dispatchMessage(identity, check.topic, packet.payload as Buffer, context).then(
+    void storeWithRetry(client, identity, check.topic, packet.payload as Buffer, packet.messageId).then(
       () => done(null),
-      // The write failed for a reason other than the message itself: no PUBACK, the client resends.
+      // Not stored (the client left, the broker is closing, or the message itself cannot be stored): no PUBACK, the client resends.
       (error: Error) => done(error),
     )
+  }
+
+  /** Publishes whose failure was answered and that are not stored yet (client id + message id), oldest first. */
+  const answeredFailures = new Set<string>()
+  const noteAnswered = (key: string) => {
+    answeredFailures.add(key)
+    if (answeredFailures.size > MAX_ANSWERED_FAILURES) answeredFailures.delete(answeredFailures.values().next().value!)
+  }
+
+  /**
+   * Runs one publish until it is stored, holding its PUBACK. A failed commit (the database locked,
+   * unwritable or unreachable) is answered once, on the first attempt ("it will be retried"), then
+   * retried with backoff while the client stays connected, and the outage is logged in two lines
+   * (ingest-retry.ts), not one warning per attempt (docs/decisions/045). A message failing because
+   * of itself is given up after a few attempts, as before without its PUBACK.
+   */
+  async function storeWithRetry(client: Client, identity: Identity, topic: ParsedTopic, payload: Buffer, messageId: number | undefined): Promise<void> {
+    // a QoS 1 message resent after a reconnect keeps its id: it was answered already
+    const key = messageId === undefined ? null : `${client.id}\u0000${messageId}`
+    for (let attempt = 1; ; attempt++) {
+      const answer = attempt === 1 && !(key && answeredFailures.has(key))
+      const context: MessageContext = { clientId: client.id, ip: remoteIp(client), closing: client.closed, respond, refuse: (reason) => refuse(client, reason), answerFailures: answer }
+      try {
+        await dispatchMessage(identity, topic, payload, context)
+        if (key) answeredFailures.delete(key)
+        health.succeeded()
+        return
+      } catch (error) {
+        if (answer && key) noteAnswered(key)
+        const failure = error instanceof IngestFailure ? error : new IngestFailure((error as Error).message, false)
+        health.failed(failure.message)
+        if (failure.permanent && attempt >= PERMANENT_FAILURE_ATTEMPTS) throw failure
+        await health.wait(retryDelay(attempt), attempt === 1)
+        if (closing || client.closed) throw failure
+      }
+    }
   }
 
   function respond(topic: string, body: unknown) {
@@ -126,6 +167,8 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
   const pendingConfig = new Set<string>()
   const lastConfig = new Map<string, string>()
   const connected = new Set<string>()
+  // a connect or disconnect while the database is unavailable is written once it is back (presence-retry.ts)
+  const presence = new PresenceWriter((agentId, online) => agentPresence(agentId, online), log)
 
   broker.on('client', (client) => {
     const identity = identities.get(client)
@@ -133,14 +176,14 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
     connected.add(identity.agentId)
     lastConfig.delete(identity.agentId)
     pendingConfig.add(identity.agentId)
-    agentPresence(identity.agentId, true).catch((error: Error) => log.warn(`mqtt: presence of ${client.id}: ${error.message}`))
+    presence.set(identity.agentId, true)
   })
   broker.on('clientDisconnect', (client) => {
     const identity = identities.get(client)
     if (identity?.kind !== 'agent' || closing) return
     connected.delete(identity.agentId)
     lastConfig.delete(identity.agentId)
-    agentPresence(identity.agentId, false).catch((error: Error) => log.warn(`mqtt: presence of ${client.id}: ${error.message}`))
+    presence.set(identity.agentId, false)
   })
   broker.on('clientError', (client, error) => log.warn(`mqtt: client ${client.id}: ${error.message}`))
   broker.on('connectionError', (client, error) => log.warn(`mqtt: connection ${client.id ?? ''}: ${error.message}`))
@@ -192,12 +235,13 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
   }
   options.httpServer?.on('upgrade', onUpgrade)
 
-  let closing = false
   return {
     port,
     connectedAgents: () => connected.size,
     close: async () => {
       closing = true
+      // publishes waiting to retry give up without their PUBACK: their clients resend them
+      health.wakeAll()
       clearInterval(configTimer)
       stopListening()
       options.httpServer?.off('upgrade', onUpgrade)
@@ -205,6 +249,7 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
       wss.close()
       await new Promise<void>((resolve) => broker.close(() => resolve()))
       await new Promise<void>((resolve) => tcp.close(() => resolve()))
+      await presence.stop()
       await markAllOffline()
     },
   }

@@ -36,6 +36,7 @@ import { registerDeadLetterCount } from '../app/domain/admin/ingest-dead-letters
 import { IngestFailure, dispatchMessage } from './requests'
 import { DEAD_LETTER_QUEUE, DEFAULT_PARTITIONS, Membership, PartitionConsumers, declarePartitions, partitionQueue } from './external-partitions'
 import { IngestHealth, PERMANENT_FAILURE_ATTEMPTS, retryDelay } from './ingest-retry'
+import { PRESENCE_WORDING, writePresenceWithRetry } from './presence-retry'
 import { drainRetiredQueues } from './retired-queues'
 import { connectAtStart } from './connect-at-start'
 
@@ -132,7 +133,7 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
         refusal = reason
         log.warn(`mqtt: refused ${clientId}: ${reason}`)
       }
-      const context = { clientId, ip: null, closing: false, respond, refuse, warn: log.warn, answerFailures: false }
+      const context = { clientId, ip: null, closing: false, respond, refuse, answerFailures: false }
       try {
         await dispatchMessage(identity, check.topic, message.content, context)
         health.succeeded()
@@ -179,36 +180,62 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   const connectionAgent = new Map<string, string>()
   const currentConnection = new Map<string, string>()
   let presenceChain = Promise.resolve()
+  const presenceHealth = new IngestHealth(log, Date.now, PRESENCE_WORDING)
   function onPresence(channel: Channel, message: ConsumeMessage | null) {
     if (!message) return consumerCancelled(channel, PRESENCE_QUEUE)
     // The chain never rejects: an ack on a channel that closed meanwhile (the broker restarted) used
-    // to throw from `.finally`, an unhandled rejection that ended the node's process.
+    // to throw from `.finally`, an unhandled rejection that ended the node's process. Events are
+    // written one after the other, in order; one that cannot be written yet (the database is down)
+    // is retried and stays unacknowledged, holding the later ones back (docs/decisions/045).
     presenceChain = presenceChain
-      .then(() => handleConnectionEvent(message.fields.routingKey, (message.properties.headers ?? {}) as Record<string, unknown>))
-      .catch((error: Error) => log.warn(`mqtt: presence event failed: ${error.message}`))
-      .then(() => acknowledge(channel, message))
+      .then(async () => {
+        const change = connectionChange(message.fields.routingKey, (message.properties.headers ?? {}) as Record<string, unknown>)
+        if (!change) return true
+        const stopped = () => closing || closedChannels.has(channel)
+        const written = await writePresenceWithRetry(() => agentPresence(change.agentId, change.online), presenceHealth, stopped, log, `presence of ${change.agentId}`)
+        if (written) change.settled?.()
+        return written
+      })
+      .catch((error: Error) => {
+        log.warn(`mqtt: presence event failed: ${error.message}`)
+        return true
+      })
+      // not written (shutting down, or the channel closed): unacknowledged, RabbitMQ hands it to the next consumer
+      .then((written) => void (written && acknowledge(channel, message)))
   }
-  async function handleConnectionEvent(kind: string, headers: Record<string, unknown>) {
+  /**
+   * The agent whose session a connection event opens or closes (null: not an agent's, or
+   * superseded). A close forgets its connection only once `settled` (written): if the event comes
+   * again after a failed attempt, it is still recognized.
+   */
+  function connectionChange(kind: string, headers: Record<string, unknown>): { agentId: string; online: boolean; settled?: () => void } | null {
     const pid = String(headers.pid ?? '')
     if (kind === 'connection.created') {
       const user = String(headers.user ?? '')
-      if (!String(headers.protocol ?? '').includes('MQTT') || user === PROVISIONING_USERNAME || user === serviceUser) return
+      if (!String(headers.protocol ?? '').includes('MQTT') || user === PROVISIONING_USERNAME || user === serviceUser) return null
       const identity = identityOf(user, user)
-      if (identity?.kind !== 'agent') return
+      if (identity?.kind !== 'agent') return null
       connectionAgent.set(pid, identity.agentId)
       currentConnection.set(identity.agentId, pid)
       lastConfig.delete(identity.agentId)
       pendingConfig.add(identity.agentId)
-      await agentPresence(identity.agentId, true)
-    } else if (kind === 'connection.closed') {
-      const agentId = connectionAgent.get(pid)
-      if (!agentId) return
-      connectionAgent.delete(pid)
-      // A reconnect may be reported before the old connection's close: only the current one counts.
-      if (currentConnection.get(agentId) !== pid) return
-      currentConnection.delete(agentId)
-      await agentPresence(agentId, false)
+      return { agentId: identity.agentId, online: true }
     }
+    if (kind === 'connection.closed') {
+      const agentId = connectionAgent.get(pid)
+      if (!agentId) return null
+      // A reconnect may be reported before the old connection's close: only the current one counts.
+      if (currentConnection.get(agentId) !== pid) {
+        connectionAgent.delete(pid)
+        return null
+      }
+      const settled = () => {
+        connectionAgent.delete(pid)
+        if (currentConnection.get(agentId) === pid) currentConnection.delete(agentId)
+      }
+      return { agentId, online: false, settled }
+    }
+    return null
   }
 
   // ---------------------------------------------------------------- live events across nodes
@@ -432,6 +459,7 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       closing = true
       // messages waiting to retry stop and stay unacknowledged: the broker hands them to the next node
       health.wakeAll()
+      presenceHealth.wakeAll()
       stopDeadLetterCount()
       membership.stop()
       stopForwarding()

@@ -24,6 +24,14 @@ export function retryDelay(attempt: number, random = Math.random): number {
   return Math.round(base * (0.75 + random() * 0.5))
 }
 
+/** What the two log lines of an outage say (ingest's reports by default; presence has its own). */
+export type HealthWording = { failing: string; recovered: string; waited: string }
+export const INGEST_WORDING: HealthWording = {
+  failing: 'ingest: storing messages fails ({reason}); holding them unacknowledged and retrying with backoff',
+  recovered: 'ingest: storing works again',
+  waited: 'messages waited',
+}
+
 export class IngestHealth {
   private failingSince: number | null = null
   private failedAttempts = 0
@@ -33,6 +41,7 @@ export class IngestHealth {
   constructor(
     private readonly log: Logger,
     private readonly now = Date.now,
+    private readonly wording: HealthWording = INGEST_WORDING,
   ) {}
 
   get failing() {
@@ -44,14 +53,14 @@ export class IngestHealth {
     this.failedAttempts++
     if (this.failingSince !== null) return
     this.failingSince = this.now()
-    this.log.warn(`ingest: storing messages fails (${reason.split('\n')[0].slice(0, 300)}); holding them unacknowledged and retrying with backoff`)
+    this.log.warn(this.wording.failing.replace('{reason}', () => reason.split('\n')[0].slice(0, 300)))
   }
 
   /** An attempt succeeded: ends an outage (one line) and wakes every message waiting to retry. */
   succeeded() {
     if (this.failingSince === null) return
     const seconds = ((this.now() - this.failingSince) / 1000).toFixed(1)
-    this.log.warn(`ingest: storing works again after ${seconds} s (${this.failedAttempts} failed attempts, ${this.waitedMessages} messages waited)`)
+    this.log.warn(`${this.wording.recovered} after ${seconds} s (${this.failedAttempts} failed attempts, ${this.waitedMessages} ${this.wording.waited})`)
     this.failingSince = null
     this.failedAttempts = 0
     this.waitedMessages = 0

@@ -29,13 +29,13 @@ export type MessageContext = {
   /** publishes a response; `body` is already serialized when the ingest worker built it */
   respond: (topic: string, body: unknown) => Promise<void>
   refuse: (reason: string) => void
-  warn: (message: string) => void
   /**
-   * The embedded broker answers a failed commit at once ("it will be retried") and withholds the
-   * PUBACK. The external broker's consumer retries the message itself (`false`): the agent hears
-   * nothing until it is stored, and the failure is logged once by the caller, not per message.
+   * Whether a failed commit is answered ("it will be retried") before the failure is thrown. Both
+   * brokers retry a failed message themselves and log an outage once (ingest-retry.ts): the
+   * embedded broker answers the first attempt only (one answer per message, not per attempt), the
+   * external broker's consumer none (the agent hears nothing until the message is stored).
    */
-  answerFailures?: boolean
+  answerFailures: boolean
 }
 
 /** Storing the message failed; `permanent`: because of the message itself (retrying will not help). */
@@ -70,10 +70,9 @@ export async function dispatchMessage(identity: Identity, topic: ParsedTopic, pa
     // parsed, validated and committed off this thread by the ingest worker (raw bytes in, response text out)
     const outcome = await handleReceivedCall(identity.agentId, call, payload, { ip: ctx.ip, receivedAt: new Date() })
     if (outcome.refusal) ctx.refuse(outcome.refusal)
-    if (outcome.failed && ctx.answerFailures === false) throw new IngestFailure(outcome.failed, outcome.permanent === true)
-    if (outcome.failed) ctx.warn(`mqtt: ${call} from ${ctx.clientId} failed: ${outcome.failed}`)
+    // The write failed: no acknowledgement; the broker retries it (and the client resends it after a reconnect).
+    if (outcome.failed && !ctx.answerFailures) throw new IngestFailure(outcome.failed, outcome.permanent === true)
     await ctx.respond(responseTopic, outcome.response)
-    // The write failed: no acknowledgement, the client resends.
     if (outcome.failed) throw new IngestFailure(outcome.failed, outcome.permanent === true)
     return
   }
@@ -106,8 +105,7 @@ async function runRequest(ctx: MessageContext, payload: Buffer, call: string, re
     }
     if (error instanceof DomainError) return reject(error.code, error.message)
     const failure = new IngestFailure(error instanceof Error ? error.message : String(error), isPermanentFailure(error))
-    if (ctx.answerFailures === false) throw failure
-    ctx.warn(`mqtt: ${call} from ${ctx.clientId} failed: ${failure.message}`)
+    if (!ctx.answerFailures) throw failure
     await ctx.respond(responseTopic, errorResponse(requestId, 'internal', 'The request could not be stored; it will be retried'))
     throw failure
   }
@@ -119,8 +117,9 @@ async function handleStatus(agentId: string, payload: Buffer, ctx: MessageContex
   // A Will arrives while the client is closing; an explicit status while it is connected.
   const will = ctx.closing || !parsed.data.online
   await agentPresence(agentId, parsed.data.online, { will }).catch((error: Error) => {
-    if (ctx.answerFailures === false) throw new IngestFailure(error.message, isPermanentFailure(error))
-    ctx.warn(`mqtt: status of ${agentId}: ${error.message}`)
+    // an agent that no longer exists has no presence to store; anything else is retried like a report
+    if (error instanceof DomainError) return ctx.refuse(`status of ${agentId}: ${error.message}`)
+    throw new IngestFailure(error.message, isPermanentFailure(error))
   })
 }
 
