@@ -21,6 +21,8 @@ export type Rabbit = {
   amqpUrl: string
   pid: number
   ctl: (...args: string[]) => string
+  /** the same without blocking this process (polls: each call boots an Erlang VM, seconds at load 20) */
+  ctlAsync: (...args: string[]) => Promise<string>
   /** kill -9 */
   stop: () => void
   /** SIGTERM (RabbitMQ shuts down cleanly) and waits for the process to end */
@@ -62,8 +64,11 @@ const processGone = async (pid: number, timeoutMs: number) => {
 export async function startRabbit(dir: string, portalAuthUrl: string): Promise<Rabbit> {
   const [amqp, mqtt, dist] = [await freePort(), await freePort(), await freePort()]
   const env = { ...process.env, RMQ_DIR: dir, RMQ_AMQP_PORT: String(amqp), RMQ_MQTT_PORT: String(mqtt), RMQ_DIST_PORT: String(dist), RMQ_USER: 'pixelfleet', RMQ_PASS: 'scaleout-pass', PORTAL_AUTH_URL: portalAuthUrl }
-  const started = spawnSync('bash', [path.join(root, 'scripts/ensure-rabbitmq.sh'), 'start'], { env, encoding: 'utf8', timeout: 150_000 })
-  if (started.status !== 0) throw new Error(`RabbitMQ did not start: ${started.stdout}${started.stderr}`)
+  // asynchronously: a minute of a blocked event loop at load 20 made vitest's worker RPC time out
+  await runAsync('bash', [path.join(root, 'scripts/ensure-rabbitmq.sh'), 'start'], env, 150_000).catch((error: Error) => {
+    throw new Error(`RabbitMQ did not start: ${error.message}`)
+  })
+  const ctlArgs = (args: string[]) => ['-q', '-n', `pixelfleet${amqp}@localhost`, ...args]
   const pidOf = () => Number(fs.readFileSync(path.join(dir, 'rabbitmq.pid'), 'utf8').trim())
   const rabbit: Rabbit = {
     mqttUrl: `mqtt://pixelfleet:scaleout-pass@127.0.0.1:${mqtt}`,
@@ -71,10 +76,11 @@ export async function startRabbit(dir: string, portalAuthUrl: string): Promise<R
     pid: pidOf(),
     // rabbitmqctl against this node (its cookie is in $HOME): boots an Erlang VM, seconds of CPU
     ctl: (...args: string[]) => {
-      const run = spawnSync('/usr/lib/rabbitmq/bin/rabbitmqctl', ['-q', '-n', `pixelfleet${amqp}@localhost`, ...args], { env: { ...process.env, HOME: dir }, encoding: 'utf8', timeout: 60_000 })
+      const run = spawnSync('/usr/lib/rabbitmq/bin/rabbitmqctl', ctlArgs(args), { env: { ...process.env, HOME: dir }, encoding: 'utf8', timeout: 60_000 })
       if (run.status !== 0) throw new Error(`rabbitmqctl ${args.join(' ')}: ${run.stdout}${run.stderr}`)
       return run.stdout
     },
+    ctlAsync: (...args: string[]) => runAsync('/usr/lib/rabbitmq/bin/rabbitmqctl', ctlArgs(args), { ...process.env, HOME: dir }, 120_000),
     stop: () => {
       // The node's pid file: a signal is instant where rabbitmqctl boots a VM first.
       const pidFile = path.join(dir, 'rabbitmq.pid')
