@@ -77,9 +77,9 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('POSTs through nginx
     running = false
     await Promise.all(workers)
 
+    const statuses = outcomes.reduce<Record<string, number>>((counts, o) => ({ ...counts, [`${o.kind} ${'status' in o ? o.status : 'error'}`]: (counts[`${o.kind} ${'status' in o ? o.status : 'error'}`] ?? 0) + 1 }), {})
+    console.log(`[drain] ${outcomes.length} POSTs, ${before} before SIGTERM: ${JSON.stringify(statuses)}`)
     const failed = outcomes.filter((o) => 'error' in o || o.status === 502 || o.status === 504 || (o.status === 503 && !o.retryAfter))
     expect(failed, `${failed.length} of ${outcomes.length} POSTs failed (${before} before the drain)`).toEqual([])
-    // the answers are the routes' own (a refused sign-in, an unauthenticated API call), not the balancer's
-    expect(new Set(outcomes.map((o) => ('status' in o ? o.status : 0))).size).toBeGreaterThan(0)
   }, 300_000)
 })
