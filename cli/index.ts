@@ -10,8 +10,10 @@ import { registerAgentsCommands } from './commands/agents'
 import { registerApiCommands } from './commands/api'
 import { registerAuditCommands } from './commands/audit'
 import { registerAuthCommands } from './commands/auth'
+import { registerChannelsCommands } from './commands/channels'
 import { registerCompletionCommand } from './commands/completion'
 import { registerEnrollCommand } from './commands/enroll'
+import { registerIssuesCommands } from './commands/issues'
 import { registerInvitesCommands, registerMembersCommands } from './commands/members'
 import { registerNotesCommands } from './commands/notes'
 import { registerOrgsCommands } from './commands/orgs'
@@ -20,6 +22,7 @@ import { registerRolesCommands } from './commands/roles'
 import { registerSimulateCommand } from './commands/simulate'
 import { registerTokensCommands } from './commands/tokens'
 import { registerUsageCommands } from './commands/usage'
+import { registerWindowsCommands } from './commands/windows'
 import { DEFAULT_URL } from './config'
 import { markDashIds, unmarkDashIdsBeforeActions } from './dash-ids'
 import { wantsJson } from './context'
@@ -46,6 +49,9 @@ export function createProgram(): Command {
   registerRolesCommands(program)
   registerAgentsCommands(program)
   registerEnrollCommand(program)
+  registerIssuesCommands(program)
+  registerWindowsCommands(program)
+  registerChannelsCommands(program)
   registerNotesCommands(program)
   registerAuditCommands(program)
   registerUsageCommands(program)

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { assignSystemToProject, listAgents, removeAgentFromOrganization, updateAgentLocation } from '~/domain/agents/agents.server'
+import { assignSystemInput, assignSystemToProject, listAgents, listAgentsInput, removeAgentFromOrganization, updateAgentLocation, updateLocationInput } from '~/domain/agents/agents.server'
 import { enrollAgent, lookupApplication } from '~/domain/agents/enrollment.server'
-import { listSelfEnrollOptions, setSelfEnrollTargets } from '~/domain/agents/self-enroll.server'
+import { listSelfEnrollOptions, setSelfEnrollTargets, targetsInput } from '~/domain/agents/self-enroll.server'
 import { defineCall, type ApiCalls } from './registry.server'
 import { agentsOutputs } from './outputs/agents'
 
@@ -37,27 +37,27 @@ export const agentCalls: ApiCalls = {
     handler: ({ actor }, input) => removeAgentFromOrganization(actor, { organizationId: input.id, agentId: input.agentId }),
   }),
   'project/systemAssign': defineCall({
-    input: z.object({}).passthrough(),
+    input: assignSystemInput,
     output: agentsOutputs['project/systemAssign'],
     handler: ({ actor }, input) => assignSystemToProject(actor, input),
   }),
   'agent/locationUpdate': defineCall({
-    input: z.object({}).passthrough(),
+    input: updateLocationInput,
     output: agentsOutputs['agent/locationUpdate'],
     handler: ({ actor }, input) => updateAgentLocation(actor, input),
   }),
   'agent/list': defineCall({
-    input: z.object({ organizationId: z.string() }).passthrough(),
+    input: listAgentsInput.extend({ organizationId: z.string() }),
     output: agentsOutputs['agent/list'],
     handler: ({ actor }, { organizationId, ...options }) => listAgents(actor, organizationId, options),
   }),
   'admin/selfEnrollTargets': defineCall({
-    input: z.object({}).passthrough(),
+    input: z.object({}),
     output: agentsOutputs['admin/selfEnrollTargets'],
     handler: async ({ actor }) => ({ options: await listSelfEnrollOptions(actor) }),
   }),
   'admin/selfEnrollTargetsUpdate': defineCall({
-    input: z.object({}).passthrough(),
+    input: targetsInput,
     output: agentsOutputs['admin/selfEnrollTargetsUpdate'],
     handler: async ({ actor }, input) => ({ targets: await setSelfEnrollTargets(actor, input) }),
   }),

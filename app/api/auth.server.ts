@@ -16,12 +16,12 @@ function requireSelf(actor: UserActor, uid: string) {
 /** Auth calls of spec 01 section 7. */
 export const authCalls: ApiCalls = {
   'auth/authorized': defineCall({
-    input: z.object({}).passthrough(),
+    input: z.object({}),
     output: authOutputs['auth/authorized'],
     handler: async ({ actor }) => ({ authorized: true, uid: actor.userId, email: actor.email, name: actor.name, admin: actor.isSiteAdmin }),
   }),
   'auth/logout': defineCall({
-    input: z.object({}).passthrough(),
+    input: z.object({}),
     // Ends what the call was made with: the session, or the API token of a bearer caller.
     output: authOutputs['auth/logout'],
     handler: async ({ actor, token }) => {

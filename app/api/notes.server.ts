@@ -1,11 +1,10 @@
 import { z } from 'zod'
-import { createNote, deleteNote, listNotes, setNoteArchived, updateNote } from '~/domain/notes/notes.server'
+import { createNote, createNoteInput, deleteNote, listNotes, setNoteArchived, updateNote, updateNoteInput } from '~/domain/notes/notes.server'
 import { defineCall, type ApiCalls } from './registry.server'
 import { notesOutputs } from './outputs/notes'
 
 const organization = z.string({ required_error: 'Organization is required' }).min(1, 'Organization is required')
 const noteRef = z.object({ organization, note: z.string({ required_error: 'Note is required' }).min(1, 'Note is required') })
-const noteFields = z.object({ content: z.unknown(), color: z.unknown(), resourcePath: z.unknown(), resourceDisplayName: z.unknown() }).partial()
 /** Drops absent fields so the domain's own schema decides defaults and messages. */
 const present = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))
 
@@ -17,12 +16,12 @@ export const noteCalls: ApiCalls = {
     handler: ({ actor }, input) => listNotes(actor, input.organization, { resourcePath: input.resourcePath }),
   }),
   'note/create': defineCall({
-    input: noteFields.extend({ organization }),
+    input: createNoteInput.extend({ organization }),
     output: notesOutputs['note/create'],
     handler: async ({ actor }, { organization: org, ...fields }) => ({ note: await createNote(actor, org, present(fields)) }),
   }),
   'note/update': defineCall({
-    input: noteFields.omit({ resourcePath: true }).merge(noteRef),
+    input: updateNoteInput.merge(noteRef),
     output: notesOutputs['note/update'],
     handler: async ({ actor }, { organization: org, note, ...fields }) => ({ note: await updateNote(actor, org, note, present(fields)) }),
   }),

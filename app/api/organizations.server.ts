@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import {
   createOrganization,
+  createOrganizationInput,
   deleteOrganization,
   getOrganization,
   leaveOrganization,
@@ -8,6 +9,7 @@ import {
   requestBilling,
   transferOwnership,
   updateOrganization,
+  updateOrganizationInput,
 } from '~/domain/organizations/organizations.server'
 import { defineCall, definePublicCall, type ApiCalls } from './registry.server'
 import { organizationsOutputs } from './outputs/organizations'
@@ -18,12 +20,13 @@ const organizationId = z.string({ required_error: 'Organization is required' }).
 export const organizationCalls: ApiCalls = {
   // Public so the domain answers a caller without a user itself: 'Not authorized' (spec 02 section 8).
   'organization/create': definePublicCall({
-    input: z.object({ name: z.unknown(), description: z.unknown().optional(), owner: z.string().optional() }),
+    input: createOrganizationInput.extend({ owner: z.string().optional() }),
     output: organizationsOutputs['organization/create'],
     handler: ({ actor }, { owner, ...doc }) => createOrganization(actor, doc, owner),
   }),
   'organization/update': defineCall({
-    input: z.object({ id: organizationId, doc: z.record(z.unknown()) }),
+    input: z.object({ id: organizationId, doc: updateOrganizationInput }),
+    payloadField: 'doc',
     output: organizationsOutputs['organization/update'],
     handler: ({ actor }, { id, doc }) => updateOrganization(actor, id, doc),
   }),

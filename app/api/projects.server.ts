@@ -2,11 +2,14 @@ import { z } from 'zod'
 import {
   assignProjectMemberRole,
   createProject,
+  createProjectInput,
   deleteProject,
   listProjectMembers,
   listProjects,
   unassignProjectMemberRole,
+  projectMemberRoleInput,
   updateProject,
+  updateProjectInput,
 } from '~/domain/projects/projects.server'
 import { defineCall, type ApiCalls } from './registry.server'
 import { projectsOutputs } from './outputs/projects'
@@ -17,12 +20,14 @@ const projectId = z.string({ required_error: 'Project is required' }).min(1, 'Pr
 /** Project calls of spec 02 section 7 (membership roles: one call per added or removed role). */
 export const projectCalls: ApiCalls = {
   'project/create': defineCall({
-    input: z.object({ organizationId, project: z.record(z.unknown()) }),
+    input: z.object({ organizationId, project: createProjectInput }),
+    payloadField: 'project',
     output: projectsOutputs['project/create'],
     handler: ({ actor }, input) => createProject(actor, input.organizationId, input.project),
   }),
   'project/update': defineCall({
-    input: z.object({ organizationId, projectId, doc: z.record(z.unknown()) }),
+    input: z.object({ organizationId, projectId, doc: updateProjectInput }),
+    payloadField: 'doc',
     output: projectsOutputs['project/update'],
     handler: ({ actor }, input) => updateProject(actor, input.organizationId, input.projectId, input.doc),
   }),
@@ -42,12 +47,12 @@ export const projectCalls: ApiCalls = {
     handler: ({ actor }, input) => listProjectMembers(actor, input.organizationId, input.projectId),
   }),
   'project/memberRoleAssign': defineCall({
-    input: z.object({}).passthrough(),
+    input: projectMemberRoleInput,
     output: projectsOutputs['project/memberRoleAssign'],
     handler: ({ actor }, input) => assignProjectMemberRole(actor, input),
   }),
   'project/memberRoleUnassign': defineCall({
-    input: z.object({}).passthrough(),
+    input: projectMemberRoleInput,
     output: projectsOutputs['project/memberRoleUnassign'],
     handler: ({ actor }, input) => unassignProjectMemberRole(actor, input),
   }),

@@ -6,7 +6,7 @@ import { relayOutputs } from './outputs/relay'
 /** `relay` (spec 01 section 7): where the browser finds the relay; it then POSTs {proxy}/login itself. */
 export const relayCalls: ApiCalls = {
   relay: defineCall({
-    input: z.object({}).passthrough(),
+    input: z.object({}),
     output: relayOutputs['relay'],
     handler: async ({ request }) => ({ proxy: relayBaseAddress(request.url) }),
   }),

@@ -1,12 +1,12 @@
 import { z } from 'zod'
-import { clearSiteMessages, createSiteMessage, listSiteMessages } from '~/domain/site/messages.server'
+import { clearSiteMessages, createSiteMessage, listSiteMessages, siteMessageInput } from '~/domain/site/messages.server'
 import { defineCall, type ApiCalls } from './registry.server'
 import { siteOutputs } from './outputs/site'
 
 /** Site-administrator calls (spec 01 section 7). */
 export const siteCalls: ApiCalls = {
   'admin/message': defineCall({
-    input: z.object({ text: z.unknown(), type: z.unknown(), starts: z.unknown(), ends: z.unknown() }),
+    input: siteMessageInput,
     output: siteOutputs['admin/message'],
     handler: ({ actor }, input) => createSiteMessage(actor, input),
   }),
@@ -17,7 +17,7 @@ export const siteCalls: ApiCalls = {
     handler: async ({ actor }) => ({ messages: await listSiteMessages(actor) }),
   }),
   'admin/messagesClear': defineCall({
-    input: z.object({}).passthrough(),
+    input: z.object({}),
     output: siteOutputs['admin/messagesClear'],
     handler: ({ actor }) => clearSiteMessages(actor),
   }),

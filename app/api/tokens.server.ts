@@ -1,34 +1,28 @@
 import { z } from 'zod'
 import { createApiToken, createApiTokenWithPassword, listApiTokens, revokeApiToken, revokeApiTokenValue } from '~/domain/auth/api-tokens.server'
+import { tokenSpecFields } from '~/domain/auth/token-input'
 import { createServiceToken, listServiceTokens, revokeServiceToken } from '~/domain/auth/service-tokens.server'
 import { defineCall, definePublicCall, type ApiCalls } from './registry.server'
 import { tokensOutputs } from './outputs/tokens'
 
-/** Name, scope and expiry of a new token; checked in full by the domain (app/domain/auth/token-input.ts). */
-const tokenSpec = z
-  .object({
-    name: z.string().optional(),
-    scope: z.enum(['full', 'read', 'custom']).optional(),
-    permissions: z.array(z.string()).optional(),
-    expiresInDays: z.union([z.literal(1), z.literal(7), z.literal(30), z.literal(90), z.null()]).optional(),
-  })
-  .passthrough()
+/** CLI login: the token's name may be left out (the domain names it 'CLI <date>'). */
+const signInTokenSpec = tokenSpecFields.extend({ name: z.string().trim().max(100, 'Token name is too long').optional() })
 
 /** API tokens (CLI and scripts, CI). The plaintext token is returned once, at creation. */
 export const tokenCalls: ApiCalls = {
   /** CLI login: e-mail + password -> token with a name, scope and expiry (same rules and rate limits as sign-in). */
   'public/auth/tokenCreate': definePublicCall({
-    input: z.object({ email: z.string(), password: z.string() }).merge(tokenSpec),
+    input: signInTokenSpec.extend({ email: z.string(), password: z.string() }),
     output: tokensOutputs['public/auth/tokenCreate'],
     handler: ({ info }, input) => createApiTokenWithPassword(input, info),
   }),
   'token/create': defineCall({
-    input: tokenSpec,
+    input: tokenSpecFields,
     output: tokensOutputs['token/create'],
     handler: ({ actor }, input) => createApiToken(actor, input),
   }),
   'token/list': defineCall({
-    input: z.object({}).passthrough(),
+    input: z.object({}),
     output: tokensOutputs['token/list'],
     handler: async ({ actor }) => ({ tokens: await listApiTokens(actor) }),
   }),
@@ -39,7 +33,7 @@ export const tokenCalls: ApiCalls = {
   }),
   /** Revokes the token this request was made with (CLI logout). */
   'token/revokeCurrent': defineCall({
-    input: z.object({}).passthrough(),
+    input: z.object({}),
     output: tokensOutputs['token/revokeCurrent'],
     handler: async ({ actor, token }) => (token ? revokeApiTokenValue(actor, token) : { revoked: false }),
   }),
@@ -50,7 +44,7 @@ export const tokenCalls: ApiCalls = {
     handler: async ({ actor }, input) => ({ tokens: await listServiceTokens(actor, input.organizationId) }),
   }),
   'organization/serviceTokenCreate': defineCall({
-    input: tokenSpec.extend({ organizationId: z.string() }),
+    input: tokenSpecFields.extend({ organizationId: z.string() }),
     output: tokensOutputs['organization/serviceTokenCreate'],
     handler: ({ actor }, { organizationId, ...spec }) => createServiceToken(actor, organizationId, spec),
   }),

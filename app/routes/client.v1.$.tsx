@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs } from '@remix-run/node'
 import { apiCalls } from '~/api/index.server'
-import { outputDrift, type ApiContext } from '~/api/registry.server'
+import { inputIssues, outputDrift, type ApiContext } from '~/api/registry.server'
 import { DomainError, fromZodIssues } from '~/domain/errors'
 import { recordTokenCall } from '~/domain/audit/api-calls.server'
 import { resolveToken, userActor } from '~/domain/auth/session.server'
@@ -68,13 +68,14 @@ async function answer({ request, params }: ActionFunctionArgs) {
     return error('mvr-auth/token-expired', `The API token "${identity.tokenName}" expired on ${identity.expiredAt.toISOString().slice(0, 10)}. Create a new one under Settings > API Tokens.`, 401)
   }
   const actor = identity.status === 'ok' ? userActor(identity.user, info, identity.grant) : null
-  // Site-admin calls answer 403 to everyone who is not a site admin, signed in or not (issue 9).
-  if (!call.public && !actor && name.startsWith('admin/')) return error('permission-denied', 'Only site administrators may do this', 403)
+  // Site-admin calls answer 403 to everyone who is not a site admin, signed in or not (issue 9),
+  // before the body is checked: validation errors give outsiders no hints. The domain checks again.
+  if (!call.public && !actor?.isSiteAdmin && name.startsWith('admin/')) return error('permission-denied', 'Only site administrators may do this', 403)
   if (!call.public && !actor) return error('mvr-auth/notloggedin', 'Not logged in', 401)
 
   const parsed = call.input.safeParse(body)
   if (!parsed.success) {
-    const e = fromZodIssues(parsed.error.issues)
+    const e = fromZodIssues(inputIssues(call, parsed.error.issues))
     return error(e.code, e.message, e.status, e.issues)
   }
   const response = await run(call, name, { actor, info, request, token }, parsed.data)

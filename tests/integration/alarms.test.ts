@@ -10,7 +10,7 @@ import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
 import { drainIngest, ingestCall } from '../../ingest/pipeline.server'
-import { acknowledgeIssue, clearIssue, commentIssue, getIssue, listProjectIssues } from '~/domain/alarms/lifecycle.server'
+import { acknowledgeIssue, clearIssue, commentIssue, getIssue, listProjectIssues, unacknowledgeIssue } from '~/domain/alarms/lifecycle.server'
 import { recordClears } from '~/domain/alarms/clears.server'
 import { sweepOfflineAgents, updateOfflineDelay } from '~/domain/alarms/offline.server'
 import { createWindow, deleteWindow, listWindows, updateWindow } from '~/domain/alarms/windows.server'
@@ -108,6 +108,33 @@ describe('alarm lifecycle', () => {
     await report(w.agent.id, [{ id: 'sys-1', name: 'Wall', alerts: [alert('recv.tempHigh', 2, 'Tile hot')] }])
     expect((await listProjectIssues(actorFor(w.admin), w.org.id, w.stage.id, 'active-unack')).issues.map((i) => i.id)).toEqual([issue.id])
     expect(await deliveriesOf(w.alice.id, issue.id)).toHaveLength(2)
+  })
+
+  it('withdrawing an acknowledgement makes escalations notify again; audited, refused when not acknowledged or to a viewer', async () => {
+    const w = await world('Unack Arena')
+    await report(w.agent.id, [{ id: 'sys-1', name: 'Wall', alerts: [alert('recv.fanSlow', 3, 'Fan slow')] }])
+    const issue = await issueByKey('recv.fanSlow', w.agent.id)
+    expect(await deliveriesOf(w.alice.id, issue.id)).toHaveLength(1)
+    await expect(unacknowledgeIssue(actorFor(w.admin), w.org.id, issue.id, {})).rejects.toMatchObject({ status: 400, message: 'The issue is not acknowledged' })
+
+    await acknowledgeIssue(actorFor(w.admin), w.org.id, issue.id, {})
+    await expect(unacknowledgeIssue(actorFor(w.viewer), w.org.id, issue.id, {})).rejects.toMatchObject({ status: 403 })
+    const withdrawn = await unacknowledgeIssue(actorFor(w.admin), w.org.id, issue.id, { comment: 'Fan still slow' })
+    expect(withdrawn.issueId).toBe(issue.id)
+    expect((await listProjectIssues(actorFor(w.admin), w.org.id, w.stage.id, 'active-unack')).issues).toMatchObject([{ id: issue.id, acknowledged: false, acknowledgedBy: '' }])
+
+    // the same activation escalates: with the acknowledgement withdrawn, Alice hears of it
+    await report(w.agent.id, [{ id: 'sys-1', name: 'Wall', alerts: [alert('recv.fanSlow', 2, 'Fan stopped')] }])
+    expect(await deliveriesOf(w.alice.id, issue.id)).toHaveLength(2)
+
+    const detail = await getIssue(actorFor(w.admin), w.org.id, issue.id)
+    expect(detail.comments.map((c) => [c.kind, c.text])).toEqual([
+      ['ack', ''],
+      ['unack', 'Fan still slow'],
+    ])
+    const audit = await prisma.auditRecord.findMany({ where: { organizationId: w.org.id, action: { startsWith: 'issue.' } }, orderBy: { createdAt: 'asc' } })
+    expect(audit.map((a) => a.action)).toEqual(['issue.acknowledge', 'issue.unacknowledge'])
+    expect(audit[1]!.message).toContain('Fan still slow')
   })
 
   it('refuses a viewer and a member of another organization, changing nothing', async () => {

@@ -14,6 +14,8 @@ let dir: string
 
 const header = `import type { paths } from './api'
 type Answer<P extends keyof paths> = paths[P]['post']['responses'][200]['content']['application/json']
+type Body<P extends keyof paths> = NonNullable<paths[P]['post']['requestBody']>['content']['application/json']
+declare function call<P extends keyof paths>(path: P, body: Body<P>): Promise<Answer<P>>
 `
 
 /**
@@ -62,6 +64,32 @@ type Untyped = { [P in keyof paths]: IsNever<Answer<P>> extends true ? P : unkno
 // Names the untyped calls in the compiler's message when there are any.
 export const untyped: [Untyped] extends [never] ? 'none' : Untyped = 'none'
 `,
+  // Calls whose bodies were open until issue #29: a typed body for each, checked field by field.
+  writes: `
+export const located = call('/client/v1/agent/locationUpdate', { organizationId: 'o', agentId: 'a', useLocationMode: 'manual', locationManual: { lati: 52.5, long: 13.4 } })
+export const show = call('/client/v1/project/windowCreate', {
+  organizationId: 'o',
+  projectId: 'p',
+  window: { kind: 'show', name: 'Opening night', recurrence: 'weekly', weekdays: [5, 6], startTime: '18:00', endTime: '23:00', timeZone: 'Europe/Berlin', severities: [2, 3] },
+})
+export const once = call('/client/v1/project/windowUpdate', {
+  organizationId: 'o',
+  windowId: 'w',
+  window: { kind: 'maintenance', recurrence: 'once', startsAt: '2026-12-01T08:00', endsAt: '2026-12-01T12:00', timeZone: 'UTC' },
+})
+export const subscribed = call('/client/v1/user/updateSubscription', { doc: { level: 'project', target: 'p', alerts: 2, deviations: 1, channel: null } })
+export const invoiced = call('/client/v1/admin/createInvoice', { organizationId: 'o', invoice: { total: '1250.00', currency: 'EUR', status: 'open', dueOn: '2026-12-31T00:00:00.000Z', sentOn: null } })
+export const disabled = call('/client/v1/admin/updateUser', { uid: 'u', disabled: true, customClaims: { admin: false } })
+export const profile = call('/client/v1/user/updateProfile', { timeZone: 'Europe/Berlin', preferenceSidebarCollapsed: true })
+export const renamed = call('/client/v1/project/update', { organizationId: 'o', projectId: 'p', doc: { name: 'Main Stage', parentId: null } })
+`,
+  // each line is one mistake the types must catch: an unknown field, nested or not, and a wrong enum value
+  wrongBody: `
+export const a = call('/client/v1/agent/locationUpdate', { organizationId: 'o', agentId: 'a', useLocationMode: 'manual', colour: 'red' })
+export const b = call('/client/v1/project/windowCreate', { organizationId: 'o', projectId: 'p', window: { kind: 'party', recurrence: 'weekly', weekdays: [1], startTime: '18:00', endTime: '23:00', timeZone: 'UTC' } })
+export const c = call('/client/v1/admin/createInvoice', { organizationId: 'o', invoice: { total: '1', amount: 2 } })
+export const d = call('/client/v1/user/updateSubscription', { doc: { level: 'site' } })
+`,
   wrong: `
 declare const agents: Answer<'/client/v1/agent/list'>
 export const connected: boolean = agents.agents[0].connected
@@ -85,6 +113,18 @@ describe('a client typed from openapi.json (openapi-typescript)', () => {
 
   it('reads real fields of several calls', () => {
     expect(errors.reads).toEqual([])
+  })
+
+  it('sends typed bodies to calls that took open bodies before (agent, window, subscription, invoice, user, profile, project)', () => {
+    expect(errors.writes).toEqual([])
+  })
+
+  it('refuses a body with an unknown field or a wrong enum value, one error per mistake', () => {
+    expect(errors.wrongBody.join('\n')).toMatch(/'colour' does not exist/)
+    expect(errors.wrongBody.join('\n')).toMatch(/'"party"' is not assignable/)
+    expect(errors.wrongBody.join('\n')).toMatch(/'amount' does not exist/)
+    expect(errors.wrongBody.join('\n')).toMatch(/'"site"' is not assignable/)
+    expect(errors.wrongBody).toHaveLength(4)
   })
 
   it('rejects a field the answer does not have, so the check above is not vacuous', () => {

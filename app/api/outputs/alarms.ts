@@ -86,6 +86,7 @@ export const alarmsOutputs = {
     capabilities: z.object({ canManage: z.boolean() }),
   }),
   'issue/acknowledge': z.object({ issueId: z.string(), acknowledgedAt: z.string() }),
+  'issue/unacknowledge': z.object({ issueId: z.string(), unacknowledgedAt: z.string() }),
   'issue/comment': z.object({ commentId: z.string() }),
   'issue/clear': z.object({ issueId: z.string(), clearedAt: z.string() }),
   'project/offlineAlarmGet': z.object({ minutes: z.number() }),

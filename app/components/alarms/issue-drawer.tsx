@@ -13,7 +13,7 @@ import { IssueStateBadges } from './state-badges'
 
 type Detail = Awaited<ReturnType<typeof getIssue>>
 
-const ENTRY_LABEL: Record<string, string> = { ack: 'acknowledged', clear: 'cleared by hand', cleared: 'cleared', comment: 'commented' }
+const ENTRY_LABEL: Record<string, string> = { ack: 'acknowledged', unack: 'withdrew the acknowledgement', clear: 'cleared by hand', cleared: 'cleared', comment: 'commented' }
 const NOTIFY_LABEL: Record<string, string> = { pending: 'waiting to be sent', sending: 'sending', sent: 'sent', muted: 'muted (maintenance window)', skipped: 'skipped' }
 
 /** The issue dialog: fields, state, comment thread, recent history, this activation's notifications and the actions. */

@@ -29,7 +29,7 @@ export const requireOrganizationId = (id: unknown): string => {
   return id
 }
 
-const pageSchema = (max: number, size: number) =>
+export const pageSchema = (max: number, size: number) =>
   z.object({ limit: z.coerce.number().int().min(1).max(max).default(size), pageToken: z.string().max(64).nullish() })
 
 /** A page of rows fetched with one extra row: `nextPageToken` is the last id when more exist. */
@@ -89,7 +89,7 @@ export async function getOrgAdmin(actor: Actor | null, organizationId: unknown) 
   return { ...rest, ownerName: owner.name || owner.email, agentCount: _count.agents, projectCount: _count.projects }
 }
 
-const billingInput = z.object({
+export const billingInput = z.object({
   organizationId: z.string().nullish(),
   status: z.enum(BILLING_STATUSES, { errorMap: () => ({ message: 'Unknown billing status' }) }),
   period: z.enum(BILLING_PERIODS, { errorMap: () => ({ message: 'Unknown billing period' }) }),
@@ -114,10 +114,12 @@ export async function updateOrgBillingStatus(actor: Actor | null, raw: unknown) 
   return { organizationId, billingStatus: input.status, billingPeriod: input.period }
 }
 
+export const orgClientsInput = pageSchema(100, CLIENTS_PAGE_SIZE).extend({ orgId: z.string().nullish() })
+
 /** admin/orgClients: the organization's agents by name, with every raw field the expanded row shows. */
 export async function listOrgClients(actor: Actor | null, raw: unknown) {
   requireStaff(actor)
-  const input = parseInput(pageSchema(100, CLIENTS_PAGE_SIZE).extend({ orgId: z.string().nullish() }), raw ?? {})
+  const input = parseInput(orgClientsInput, raw ?? {})
   const organizationId = requireOrganizationId(input.orgId)
   const rows = await prisma.agent.findMany({
     where: { organizationId },
@@ -131,10 +133,12 @@ export async function listOrgClients(actor: Actor | null, raw: unknown) {
   return { items: page.items.map(({ _count, ...a }) => ({ ...a, systemsCount: _count.systems })), nextPageToken: page.nextPageToken }
 }
 
+export const clientSystemsInput = z.object({ agentId: z.string().min(1, 'Agent ID is required') })
+
 /** admin/clientSystems: one agent's systems, loaded when its row is expanded. */
 export async function listClientSystems(actor: Actor | null, raw: unknown) {
   requireStaff(actor)
-  const { agentId } = parseInput(z.object({ agentId: z.string().min(1, 'Agent ID is required') }), raw)
+  const { agentId } = parseInput(clientSystemsInput, raw)
   const systems = await prisma.system.findMany({
     where: { agentId },
     orderBy: [{ name: 'asc' }, { key: 'asc' }],
@@ -152,10 +156,12 @@ export async function listClientSystems(actor: Actor | null, raw: unknown) {
   return { items: systems.map(({ _count, ...s }) => ({ ...s, devicesCount: _count.devices })) }
 }
 
+export const orgEventsInput = pageSchema(200, EVENTS_PAGE_SIZE).extend({ orgId: z.string().nullish() })
+
 /** admin/orgEvents: the organization's raw agent events, newest first, 20 per page. */
 export async function listOrgEventsAdmin(actor: Actor | null, raw: unknown) {
   requireStaff(actor)
-  const input = parseInput(pageSchema(200, EVENTS_PAGE_SIZE).extend({ orgId: z.string().nullish() }), raw ?? {})
+  const input = parseInput(orgEventsInput, raw ?? {})
   const organizationId = requireOrganizationId(input.orgId)
   const rows = await prisma.agentEvent.findMany({
     where: { organizationId },

@@ -10,7 +10,7 @@ export type SelfEnrollTarget = { organizationId: string; projectId: string }
 
 const PLATFORM_ID = 'platform'
 const targetSchema = z.object({ organizationId: z.string().min(1), projectId: z.string().min(1) })
-const targetsInput = z.object({ targets: z.array(targetSchema).max(1000) })
+export const targetsInput = z.object({ targets: z.array(targetSchema).max(1000) })
 
 function requireSiteAdmin(actor: Actor) {
   if (actor.kind === 'system') return

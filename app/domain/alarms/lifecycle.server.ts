@@ -208,6 +208,31 @@ export async function acknowledgeIssue(actor: Actor, organizationId: string, iss
   return { issueId, acknowledgedAt: now.toISOString() }
 }
 
+/**
+ * Withdraws the acknowledgement of the issue's current activation (acknowledged by mistake, or the
+ * fix did not hold): it is unacknowledged again, so its further escalations notify as before.
+ */
+export async function unacknowledgeIssue(actor: Actor, organizationId: string, issueId: string, raw: unknown = {}) {
+  const loaded = await loadIssue(actor, organizationId, issueId)
+  requireManage(loaded)
+  const { comment } = parseInput(acknowledgeInput, raw)
+  const { issue } = loaded
+  if (!isAcknowledged(issue)) throw invalid('The issue is not acknowledged')
+  const now = new Date()
+  await prisma.$transaction(async (tx) => {
+    // Conditional on the acknowledgement read above: one made or withdrawn in between needs a fresh look.
+    const { count } = await tx.issue.updateMany({
+      where: { id: issueId, activation: issue.activation, acknowledgedAt: issue.acknowledgedAt },
+      data: { acknowledgedAt: null, acknowledgedBy: '', ackActivation: 0 },
+    })
+    if (count === 0) throw invalid('The issue changed meanwhile; reload and try again')
+    await tx.issueComment.create({ data: { issueId, userId: actor.kind === 'user' ? actor.userId : null, authorName: actorLabel(actor), kind: 'unack', text: comment, createdAt: now } })
+    await audit(tx, actor, { organizationId, projectId: issue.system.projectId, action: 'issue.unacknowledge', message: `Withdrew the acknowledgement of issue ${issueLabel(issue)}${comment ? `: ${comment}` : ''}` })
+  })
+  announce(organizationId, issue)
+  return { issueId, unacknowledgedAt: now.toISOString() }
+}
+
 export async function commentIssue(actor: Actor, organizationId: string, issueId: string, raw: unknown) {
   const loaded = await loadIssue(actor, organizationId, issueId)
   requireManage(loaded)

@@ -208,13 +208,13 @@ export async function deleteInvoice(actor: Actor | null, raw: { organizationId?:
   return { deleted: existing.id }
 }
 
-const listSchema = z.object({
+export const invoiceListInput = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(INVOICES_PAGE_SIZE),
   pageToken: z.string().max(64).nullish(),
 })
 
 async function invoicePage(organizationId: string, raw: unknown) {
-  const { limit, pageToken } = parseInput(listSchema, raw ?? {})
+  const { limit, pageToken } = parseInput(invoiceListInput, raw ?? {})
   const rows = await prisma.invoice.findMany({
     where: { organizationId },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],

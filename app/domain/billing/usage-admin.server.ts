@@ -19,7 +19,7 @@ import { USAGE_PERIODS, periodStart, recentPeriods, shiftPeriod, type UsagePerio
 /** Every call name a counter can hold (the agent calls and the provisioning register). */
 export const COUNTED_CALLS = [...AGENT_CALLS, PROVISION_CALL] as const
 
-const aggregatedInput = z.object({
+export const aggregatedInput = z.object({
   organizationId: z.string().nullish(),
   period: z.enum(['monthly', 'daily', 'hourly'], { errorMap: () => ({ message: 'Period is monthly, daily or hourly' }) }).default('monthly'),
   sourceDate: z.union([z.string(), z.number()]).nullish(),
@@ -139,7 +139,7 @@ export async function usageAggregated(actor: Actor | null, raw: unknown): Promis
   return compute(organizationId, input.groupBy, projectId, input.period, start)
 }
 
-const aggregationInput = z.object({
+export const aggregationInput = z.object({
   organizationId: z.string().nullish(),
   type: z.literal('usage', { errorMap: () => ({ message: "Only the 'usage' aggregation exists" }) }),
 })
