@@ -23,6 +23,11 @@ export type WebServer = { server: http.Server; port: number; ops: WebOps; close:
 export async function startWebServer(config: Config, options: { dev: boolean; root: string }): Promise<WebServer> {
   const app = express()
   const server = http.createServer(app)
+  // An idle kept-alive connection outlives the client's own idle limit (undici drops it 1 s before
+  // this hint, nginx after 60 s), so the client closes first. With Node's 5 s, a request sent on a
+  // connection the busy server was closing at that moment failed with "other side closed".
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
   app.disable('x-powered-by')
   // request ids, metrics, /healthz, /readyz, /metrics: before every guard (balancers and Prometheus are no browsers)
   const ops = webOps(config, server, options.root)

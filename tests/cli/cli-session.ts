@@ -32,17 +32,26 @@ export async function cliSession(portal: RunningPortal, options: { tokens?: bool
     tokens[who] = ((await response.json()) as { token: string }).token
   }
 
+  /** Runs a command in-process; `live` sees its output while it runs (for --follow). */
+  function start(who: Who, args: string[]) {
+    const live = { stdout: '' }
+    return { live, done: runInto(live, who, args) }
+  }
+
   async function run(who: Who, ...args: string[]): Promise<CliResult> {
-    let stdout = ''
+    return runInto({ stdout: '' }, who, args)
+  }
+
+  async function runInto(live: { stdout: string }, who: Who, args: string[]): Promise<CliResult> {
     let stderr = ''
     const saved = { url: process.env.PIXELFLEET_URL, token: process.env.PIXELFLEET_TOKEN, xdg: process.env.XDG_CONFIG_HOME, password: process.env.PIXELFLEET_PASSWORD }
     Object.assign(process.env, { PIXELFLEET_URL: portal.url, PIXELFLEET_TOKEN: tokens[who as keyof typeof DEMO] ?? '', XDG_CONFIG_HOME: configHome, PIXELFLEET_PASSWORD: '' })
-    const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += chunk.toString()), true))
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((live.stdout += chunk.toString()), true))
     const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += chunk.toString()), true))
     process.exitCode = undefined
     try {
       const code = await main(args)
-      return { code, stdout, stderr }
+      return { code, stdout: live.stdout, stderr }
     } finally {
       out.mockRestore()
       err.mockRestore()
@@ -76,7 +85,7 @@ export async function cliSession(portal: RunningPortal, options: { tokens?: bool
     return response.json() as Promise<Record<string, unknown>>
   }
 
-  return { run, json, api, tokens, configHome, cleanup: () => fs.rmSync(configHome, { recursive: true, force: true }) }
+  return { run, start, json, api, tokens, configHome, cleanup: () => fs.rmSync(configHome, { recursive: true, force: true }) }
 }
 
 /** A code the way agents make them: 8 characters of the enrollment alphabet. */
