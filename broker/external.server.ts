@@ -38,6 +38,7 @@ import { DEAD_LETTER_QUEUE, DEFAULT_PARTITIONS, Membership, PartitionConsumers, 
 import { IngestHealth, PERMANENT_FAILURE_ATTEMPTS, retryDelay } from './ingest-retry'
 import { drainRetiredQueues } from './retired-queues'
 import { connectAtStart } from './connect-at-start'
+import { AckBatches } from './ack-batch'
 
 type Logger = { info: (message: string, fields?: Record<string, unknown>) => void; warn: (message: string, fields?: Record<string, unknown>) => void }
 
@@ -107,6 +108,7 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   }
   /** Stores a message in the background; an unexpected error is logged, never an unhandled rejection (which would end the process). */
   function track(channel: Channel, message: ConsumeMessage): Promise<void> {
+    ingestAcks.delivered(channel, message)
     const tracked = ingestMessage(channel, message)
       .catch((error: Error) => log.warn(`ingest: ${message.fields.routingKey}: ${error.message}`))
       .finally(() => inflight.delete(tracked))
@@ -156,7 +158,10 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       }
     }
   }
+  /** Ingest messages' acks go out once per turn (ack-batch.ts); others (presence) alone. */
+  const ingestAcks = new AckBatches()
   function acknowledge(channel: Channel, message: ConsumeMessage) {
+    if (ingestAcks.settle(channel, message)) return
     try {
       channel.ack(message)
     } catch {
@@ -441,6 +446,7 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       flushEvents()
       // Messages being committed finish and are acknowledged; the rest go back to the queue for the others.
       await Promise.all([...inflight])
+      await ingestAcks.sent()
       await presenceChain
       await connection?.close().catch(() => {})
       await mqttClient.endAsync().catch(() => {})
