@@ -1,6 +1,6 @@
 // npm run bench:ingest -- [--agents 2000] [--senders 1000] [--duration 20] [--inflight 1] [--rate 0] [--connect-rate 2000] [--in-process] [--profile] [--baseline]
-// --baseline first runs the minimal pipeline (bench/minimal-broker.ts: aedes + one prepared UPDATE
-// per message, batched) in its own process with the same generator and payloads, then the real
+// --baseline first runs the minimal pipeline (bench/minimal-broker.ts: aedes, JSON.parse, one
+// prepared multi-row INSERT per batch in a transaction) in its own process with the same generator and payloads, then the real
 // broker, and prints both and the ratio. --one-thread adds a run of the real broker with ingest in
 // its own thread (INGEST_WORKER=0, as before the ingest worker) between the two.
 // N agents connect over real MQTT (TCP, loopback) to the real broker on a fresh SQLite database
@@ -17,7 +17,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { agentRequestTopic, type UpdateClientStateRequest } from '../protocol'
+import { agentRequestTopic } from '../protocol'
+import { stateOf } from './state-report'
 import { sha256 } from '../app/domain/auth/crypto.server'
 import { loadConfig } from '../server/config'
 import { migrateDatabase } from '../server/migrate'
@@ -83,26 +84,6 @@ if (AGENTS > nofile - FD_RESERVE) {
 }
 if (AGENTS > highPort - lowPort) limits.push(`ephemeral ports ${lowPort}-${highPort} allow only ${highPort - lowPort} connections to one address`)
 const SENDERS = Math.min(Number(values.senders), AGENTS)
-
-/** One processor, 8 receiver rows, a switch, a PDU; an alert whose history gains an entry each minute. ~2.4 KB, ISO timestamps like the simulator's. */
-function stateOf(agent: number, minute: number, alertCount: number): UpdateClientStateRequest {
-  return {
-    systems: [
-      {
-        id: 'main',
-        name: `Stage ${agent}`,
-        devices: [
-          { id: 'proc', component: 'processor', product: 'MX40', serial: `P${agent}`, name: 'Processor', versionSoftware: '3.2.1', properties: { genlockFrequency: 50, inputSource: 'HDMI 1', inputFormat: '1080p50' } },
-          ...Array.from({ length: 8 }, (_, t) => ({ id: `rx-${t}`, component: 'receiver' as const, product: 'Tile', serial: `T${agent}-${t}`, name: `Tile row ${t}`, parent: 'proc', count: 3 })),
-          { id: 'sw', component: 'switch', product: 'SW24', name: 'Switch' },
-          { id: 'pdu', component: 'pdu', product: 'PDU8', name: 'PDU', properties: { current: 7.2 } },
-        ],
-        alerts: [{ key: 'recv.tempHigh', component: 'receiver', device: 'rx-1', message: 'Receiver over temperature', severity: 3, history: [{ timestamp: new Date(minute).toISOString(), count: alertCount }] }],
-        deviations: [{ key: 'fw.mismatch', component: 'receiver', message: 'Firmware differs', severity: 5, history: [{ timestamp: new Date(minute - (minute % 3_600_000)).toISOString(), count: 2 }] }],
-      },
-    ],
-  }
-}
 
 /** Payloads are built once per sender and minute (JSON work in the generator would steal the broker's CPU). */
 function payloadsOf(ids: string[]) {
@@ -181,7 +162,7 @@ async function main() {
   try {
     const runs: RunStats[] = []
     if (values.baseline) {
-      console.log('\n== minimal pipeline (aedes + one prepared UPDATE per message, batched; own process)')
+      console.log('\n== minimal pipeline (aedes + JSON.parse + one multi-row INSERT per batch; own process)')
       runs.push(await run('minimal', ids, () => spawnBroker('bench/minimal-broker.ts')))
     }
     if (values['one-thread']) {

@@ -39,6 +39,7 @@ import { IngestHealth, PERMANENT_FAILURE_ATTEMPTS, retryDelay } from './ingest-r
 import { PRESENCE_WORDING, writePresenceWithRetry } from './presence-retry'
 import { drainRetiredQueues } from './retired-queues'
 import { connectAtStart } from './connect-at-start'
+import { AckBatches } from './ack-batch'
 
 type Logger = { info: (message: string, fields?: Record<string, unknown>) => void; warn: (message: string, fields?: Record<string, unknown>) => void }
 
@@ -108,6 +109,7 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
   }
   /** Stores a message in the background; an unexpected error is logged, never an unhandled rejection (which would end the process). */
   function track(channel: Channel, message: ConsumeMessage): Promise<void> {
+    ingestAcks.delivered(channel, message)
     const tracked = ingestMessage(channel, message)
       .catch((error: Error) => log.warn(`ingest: ${message.fields.routingKey}: ${error.message}`))
       .finally(() => inflight.delete(tracked))
@@ -157,7 +159,10 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       }
     }
   }
+  /** Ingest messages' acks go out once per turn (ack-batch.ts); others (presence) alone. */
+  const ingestAcks = new AckBatches()
   function acknowledge(channel: Channel, message: ConsumeMessage) {
+    if (ingestAcks.settle(channel, message)) return
     try {
       channel.ack(message)
     } catch {
@@ -469,6 +474,7 @@ export async function startExternalBroker(options: ExternalBrokerOptions): Promi
       flushEvents()
       // Messages being committed finish and are acknowledged; the rest go back to the queue for the others.
       await Promise.all([...inflight])
+      await ingestAcks.sent()
       await presenceChain
       await connection?.close().catch(() => {})
       await mqttClient.endAsync().catch(() => {})

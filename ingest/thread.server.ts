@@ -89,10 +89,17 @@ port.on('message', (message: ToWorker) => {
   if (message.type === 'config') return setConfig(message.config)
   // Tests only: dies mid-flight like a crash would (the main thread restarts the worker).
   if (message.type === 'crash') process.exit(70)
+  // (no .finally: one promise less per request)
   for (const request of message.requests) {
     run(request).then(
-      (value) => replies.push({ id: request.id, ok: true, value }),
-      (error: unknown) => replies.push({ id: request.id, ok: false, error: serialize(error) }),
-    ).finally(schedule)
+      (value) => {
+        replies.push({ id: request.id, ok: true, value })
+        schedule()
+      },
+      (error: unknown) => {
+        replies.push({ id: request.id, ok: false, error: serialize(error) })
+        schedule()
+      },
+    )
   }
 })

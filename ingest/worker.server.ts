@@ -137,7 +137,10 @@ class IngestWorker {
     const id = this.nextId++
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
-      this.outbox.push({ ...request, id } as WorkerRequest)
+      // the caller's fresh object takes the id (no copy of every request)
+      const queued = request as WorkerRequest
+      queued.id = id
+      this.outbox.push(queued)
       this.scheduleSend()
     })
   }
