@@ -139,8 +139,12 @@ export let browser: Browser
 /** Starts one portal and one browser for the test file and stops both after its last test. */
 export function withPortalAndBrowser(env: Record<string, string> = {}) {
   beforeAll(async () => {
-    portal = await startPortal(env)
-    browser = await launchBrowser()
+    // side by side: the portal's start is mostly one Node.js thread, the browser's launch other processes
+    const [started, launched] = await Promise.allSettled([startPortal(env), launchBrowser()])
+    if (started.status === 'fulfilled') portal = started.value
+    if (launched.status === 'fulfilled') browser = launched.value
+    if (started.status === 'rejected') throw started.reason
+    if (launched.status === 'rejected') throw launched.reason
   }, 300_000)
   afterAll(async () => {
     await browser?.close()
