@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { listSubscriptionTree, testNotification, updateSubscription } from '~/domain/notifications/subscriptions.server'
+import { listSubscriptionTree, testNotification, updateSubscription, updateSubscriptionInput } from '~/domain/notifications/subscriptions.server'
 import { defineCall, type ApiCalls } from './registry.server'
 import { notificationsOutputs } from './outputs/notifications'
 
@@ -11,7 +11,7 @@ export const notificationCalls: ApiCalls = {
     handler: ({ actor }) => listSubscriptionTree(actor),
   }),
   'user/updateSubscription': defineCall({
-    input: z.object({}).passthrough(),
+    input: updateSubscriptionInput,
     output: notificationsOutputs['user/updateSubscription'],
     handler: ({ actor }, input) => updateSubscription(actor, input),
   }),

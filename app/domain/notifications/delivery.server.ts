@@ -1,6 +1,7 @@
 import { onChange } from '../events/bus.server'
 import { failureTracker, startPoller } from '../jobs/poller.server'
 import { flushNotifications } from './flush.server'
+import { REPEAT_CHECK_MS, queueRepeats } from './follow-ups.server'
 import { onIssueChangeEvent } from './queue-deliveries.server'
 import { getConfig } from '~/utils/env.server'
 
@@ -14,6 +15,8 @@ import { getConfig } from '~/utils/env.server'
  * 2. The flusher (flush.server.ts) sends each user's pending rows once the oldest has waited
  *    NOTIFY_BATCH_MS: one row becomes one e-mail, several become one digest (mail-content.server.ts).
  *    The queue lives in the database, so a restart loses nothing.
+ * 3. Follow-ups (follow-ups.server.ts, decision 048): a resolved message when a told activation
+ *    clears, a repeat every repeatMinutes while it stays active (checked every REPEAT_CHECK_MS).
  *
  * Who: members of the issue's organization who can see its project (project.view through the
  * access engine, checked again at send time) and whose nearest subscription (project, parent
@@ -21,6 +24,7 @@ import { getConfig } from '~/utils/env.server'
  */
 
 export { flushNotifications } from './flush.server'
+export { queueRepeats, queueResolved } from './follow-ups.server'
 export { onIssueChangeEvent, onIssuesActivated, releaseMutedDeliveries, type IssueActivation } from './queue-deliveries.server'
 
 /**
@@ -32,6 +36,7 @@ export function startNotificationDelivery(): { idle: () => Promise<void>; stop: 
   const windowMs = getConfig().NOTIFY_BATCH_MS
   // Events arriving while a run is under way are coalesced into the next one (busy ingest, one query set).
   let changed = new Set<string>()
+  let lastRepeatCheck = 0
   const poller = startPoller({
     name: 'notification delivery',
     intervalMs: Math.min(Math.max(windowMs, 100), 1000),
@@ -45,6 +50,10 @@ export function startNotificationDelivery(): { idle: () => Promise<void>; stop: 
           for (const id of ids) changed.add(id)
           throw error
         })
+      }
+      if (Date.now() - lastRepeatCheck >= REPEAT_CHECK_MS) {
+        await queueRepeats()
+        lastRepeatCheck = Date.now()
       }
       await flushNotifications()
     },

@@ -5,6 +5,7 @@ import { recordClears } from '../alarms/clears.server'
 import { windowPolicy } from '../alarms/windows.server'
 import { isTrue } from '../fleet/dialect.server'
 import { queueChannelNotifications } from './channels/queue.server'
+import { queueResolved } from './follow-ups.server'
 import { reachesThreshold } from './severity'
 import { STATUS, accessesFor, chainOf, issueInclude, nearestSubscription, thresholdFor, type IssueWithSystem } from './audience.server'
 import { prisma, isUniqueViolation } from '~/utils/db.server'
@@ -135,6 +136,8 @@ export async function onIssueChangeEvent(ids: string[]): Promise<number> {
   if (!ids.length) return 0
   // issues that cleared by themselves get their 'cleared' entry (app/domain/alarms/clears.server.ts)
   await recordClears(ids)
+  // cleared activations somebody was told about: their resolved messages (follow-ups.server.ts)
+  await queueResolved(ids)
   return queueNotifications(ids, (chunk) => ({ OR: [{ systemId: { in: chunk } }, { id: { in: chunk } }] }))
 }
 
