@@ -149,8 +149,8 @@ export default function NotificationsTab() {
               <th className="px-3 py-2 font-medium">Alerts</th>
               <th className="px-3 py-2 font-medium">Deviations</th>
               <th className="px-3 py-2 font-medium">Channel</th>
-              <th className="px-3 py-2 font-medium">When resolved</th>
-              <th className="px-3 py-2 font-medium">Repeat while active</th>
+              <th className="px-2 py-2 font-medium">When resolved</th>
+              <th className="px-2 py-2 font-medium">Repeat while active</th>
               <th className="px-3 py-2">
                 <span className="sr-only">Test</span>
               </th>
@@ -258,21 +258,18 @@ function FollowUpCells({ row, on, label }: { row: RowModel; on: boolean; label: 
     save.submit({ intent: 'followUp', id: row.subscription!.id, notifyResolved: String(next.notifyResolved), repeatMinutes: next.repeatMinutes }, { method: 'post' })
   return (
     <>
-      <td className="px-3 py-2">
-        <span className="flex items-center gap-2 whitespace-nowrap">
-          <Switch
-            checked={shown.notifyResolved}
-            onCheckedChange={(checked) => submit({ ...shown, notifyResolved: checked })}
-            label={`Notify when resolved for ${label}`}
-            disabled={!editable || save.state !== 'idle'}
-          />
-          <span className={cn('text-xs', !editable && 'text-muted-foreground')}>Notify</span>
-        </span>
+      <td className="px-2 py-2">
+        <Switch
+          checked={shown.notifyResolved}
+          onCheckedChange={(checked) => submit({ ...shown, notifyResolved: checked })}
+          label={`Notify when resolved for ${label}`}
+          disabled={!editable || save.state !== 'idle'}
+        />
       </td>
-      <td className="px-3 py-2">
+      <td className="px-2 py-2">
         <NativeSelect
           aria-label={`Repeat while active for ${label}`}
-          className="h-8 w-36 text-xs"
+          className="h-8 w-24 px-1.5 text-xs"
           value={String(shown.repeatMinutes)}
           disabled={!editable || save.state !== 'idle'}
           onChange={(e) => submit({ ...shown, repeatMinutes: Number(e.target.value) })}

@@ -119,7 +119,7 @@ describe('resolved and repeat notifications', () => {
     const updated = await updateSubscription(actorFor(w.alice), { id: subscription!.id, doc: { notifyResolved: false, repeatMinutes: 240 } })
     expect(updated.subscription).toMatchObject({ notifyResolved: false, repeatMinutes: 240 })
     const audit = await prisma.auditRecord.findFirstOrThrow({ where: { userId: w.alice.id, action: 'subscription.update' }, orderBy: { createdAt: 'desc' } })
-    expect(audit.message).toContain('(notify when resolved off, repeat: every 4 hours)')
+    expect(audit.message).toContain('(notify when resolved off, repeat: every 4 h)')
     const tree = await listSubscriptionTree(actorFor(w.alice))
     expect(notificationsOutputs['user/subscriptions'].parse(tree).organizations.find((o) => o.id === w.org.id)?.subscription).toMatchObject({ notifyResolved: false, repeatMinutes: 240 })
   })
