@@ -61,10 +61,10 @@ export const updateSubscriptionInput = z.object({
         .refine((m) => (REPEAT_CHOICES_MINUTES as readonly number[]).includes(m), REPEAT_ERROR)
         .optional(),
     })
+    // an unknown setting (a typo) is an error, not silently dropped
     .strict()
     .optional(),
 })
-  .strict()
 
 export const testNotificationInput = z.object({
   organization: z.string({ required_error: 'Organization is required' }).min(1, 'Organization is required'),
