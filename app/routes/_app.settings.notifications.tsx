@@ -11,6 +11,7 @@ import { Card } from '~/components/ui/card'
 import { NativeSelect } from '~/components/ui/native-select'
 import { Tooltip } from '~/components/ui/tooltip'
 import { invalid } from '~/domain/errors'
+import { REPEAT_CHOICES_MINUTES, REPEAT_LABELS } from '~/domain/notifications/follow-up-choices'
 import { listSubscriptionTree, testNotification, updateSubscription, type SubscriptionLevel, type SubscriptionView } from '~/domain/notifications/subscriptions.server'
 import { requireUser } from '~/utils/auth.server'
 import { cn } from '~/utils/cn'
@@ -25,7 +26,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const meta: MetaFunction = () => [{ title: 'Notifications · Pixelfleet' }]
 export const handle = { breadcrumb: () => ({ label: 'Notifications', to: '.' }) }
 
-const intentSchema = z.enum(['create', 'update', 'delete', 'test', 'channel'])
+const intentSchema = z.enum(['create', 'update', 'delete', 'test', 'channel', 'followUp'])
+
+/** The follow-up fields of a form (strings) as the domain takes them; anything else reaches its validation unchanged. */
+const followUpFields = (form: Record<string, unknown>) => ({
+  ...(form.notifyResolved !== undefined ? { notifyResolved: form.notifyResolved === 'true' ? true : form.notifyResolved === 'false' ? false : form.notifyResolved } : {}),
+  ...(form.repeatMinutes !== undefined ? { repeatMinutes: /^\d+$/.test(String(form.repeatMinutes)) ? Number(form.repeatMinutes) : form.repeatMinutes } : {}),
+})
 
 export async function action({ request }: ActionFunctionArgs) {
   const { actor } = await requireUser(request)
@@ -34,13 +41,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const sliders = { alerts: form.alerts, deviations: form.deviations }
   switch (intent.success ? intent.data : null) {
     case 'create':
-      return formAction(() => updateSubscription(actor, { doc: { level: form.level, target: form.target, ...sliders } }))
+      return formAction(() => updateSubscription(actor, { doc: { level: form.level, target: form.target, ...sliders, ...followUpFields(form) } }))
     case 'update':
       return formAction(() => updateSubscription(actor, { id: form.id, doc: sliders }))
     case 'delete':
       return formAction(() => updateSubscription(actor, { id: form.id }))
     case 'channel':
       return formAction(() => updateSubscription(actor, { id: form.id, doc: { channel: form.channel || null } }), 'Channel saved')
+    case 'followUp':
+      return formAction(() => updateSubscription(actor, { id: form.id, doc: followUpFields(form) }), 'Notification settings saved')
     case 'test':
       return formAction(() => testNotification(actor, { organization: form.organization, project: form.project || null }), 'Notification sent')
     default:
@@ -50,6 +59,9 @@ export async function action({ request }: ActionFunctionArgs) {
 
 type Levels = { alerts: number; deviations: number }
 const OFF: Levels = { alerts: 0, deviations: 0 }
+/** Resolved and repeat messages (decision 048); what applies without any subscription: resolved on, no repeats. */
+type FollowUps = { notifyResolved: boolean; repeatMinutes: number }
+const FOLLOW_UP_DEFAULTS: FollowUps = { notifyResolved: true, repeatMinutes: 0 }
 
 type RowModel = {
   key: string
@@ -61,6 +73,8 @@ type RowModel = {
   subscription: SubscriptionView | null
   /** what applies when this row has no override: the nearest subscription above it */
   inherited: Levels
+  /** the resolved and repeat settings that apply when this row has no override */
+  inheritedFollowUps: FollowUps
   test?: { organization: string; project?: string }
   /** the organization's notification channels (Settings > Notification Channels) */
   channels: { id: string; name: string }[]
@@ -69,17 +83,35 @@ type RowModel = {
 /** Flattens the tree into rows, each knowing what it inherits (project -> parents -> organization -> default). */
 function buildRows(tree: ReturnType<typeof useLoaderData<typeof loader>>): RowModel[] {
   const levels = (s: SubscriptionView | null, fallback: Levels): Levels => (s ? { alerts: s.alerts, deviations: s.deviations } : fallback)
+  const followUps = (s: SubscriptionView | null, fallback: FollowUps): FollowUps => (s ? { notifyResolved: s.notifyResolved, repeatMinutes: s.repeatMinutes } : fallback)
   const defaults = levels(tree.default, OFF)
+  const defaultFollowUps = followUps(tree.default, FOLLOW_UP_DEFAULTS)
   const rows: RowModel[] = [
-    { key: 'default', level: 'default', target: '', name: 'Default', depth: 0, icon: 'default', subscription: tree.default, inherited: OFF, channels: [] },
+    { key: 'default', level: 'default', target: '', name: 'Default', depth: 0, icon: 'default', subscription: tree.default, inherited: OFF, inheritedFollowUps: FOLLOW_UP_DEFAULTS, channels: [] },
   ]
   for (const org of tree.organizations) {
     const orgLevels = levels(org.subscription, defaults)
-    rows.push({ key: org.id, level: 'organization', target: org.id, name: org.name, depth: 0, icon: 'organization', subscription: org.subscription, inherited: defaults, test: { organization: org.id }, channels: org.channels })
+    const orgFollowUps = followUps(org.subscription, defaultFollowUps)
+    rows.push({
+      key: org.id,
+      level: 'organization',
+      target: org.id,
+      name: org.name,
+      depth: 0,
+      icon: 'organization',
+      subscription: org.subscription,
+      inherited: defaults,
+      inheritedFollowUps: defaultFollowUps,
+      test: { organization: org.id },
+      channels: org.channels,
+    })
     const effective = new Map<string, Levels>()
+    const effectiveFollowUps = new Map<string, FollowUps>()
     for (const project of org.projects) {
       const inherited = (project.parentId && effective.get(project.parentId)) || orgLevels
+      const inheritedFollowUps = (project.parentId && effectiveFollowUps.get(project.parentId)) || orgFollowUps
       effective.set(project.id, levels(project.subscription, inherited))
+      effectiveFollowUps.set(project.id, followUps(project.subscription, inheritedFollowUps))
       rows.push({
         key: project.id,
         level: 'project',
@@ -89,6 +121,7 @@ function buildRows(tree: ReturnType<typeof useLoaderData<typeof loader>>): RowMo
         icon: 'project',
         subscription: project.subscription,
         inherited,
+        inheritedFollowUps,
         test: { organization: org.id, project: project.id },
         channels: org.channels,
       })
@@ -116,6 +149,8 @@ export default function NotificationsTab() {
               <th className="px-3 py-2 font-medium">Alerts</th>
               <th className="px-3 py-2 font-medium">Deviations</th>
               <th className="px-3 py-2 font-medium">Channel</th>
+              <th className="px-2 py-2 font-medium">When resolved</th>
+              <th className="px-2 py-2 font-medium">Repeat while active</th>
               <th className="px-3 py-2">
                 <span className="sr-only">Test</span>
               </th>
@@ -152,7 +187,15 @@ function SubscriptionRow({ row }: { row: RowModel }) {
   const submit = (fields: Record<string, string | number>) => save.submit(fields, { method: 'post' })
   const toggle = (checked: boolean) =>
     checked
-      ? submit({ intent: 'create', level: row.level, target: row.target, alerts: row.inherited.alerts, deviations: row.inherited.deviations })
+      ? submit({
+          intent: 'create',
+          level: row.level,
+          target: row.target,
+          alerts: row.inherited.alerts,
+          deviations: row.inherited.deviations,
+          notifyResolved: String(row.inheritedFollowUps.notifyResolved),
+          repeatMinutes: row.inheritedFollowUps.repeatMinutes,
+        })
       : row.subscription && submit({ intent: 'delete', id: row.subscription.id })
   const change = (field: keyof Levels, step: number) => row.subscription && submit({ intent: 'update', id: row.subscription.id, ...shown, [field]: step })
 
@@ -179,6 +222,7 @@ function SubscriptionRow({ row }: { row: RowModel }) {
       <td className="px-3 py-2">
         <ChannelPicker row={row} />
       </td>
+      <FollowUpCells row={row} on={on} label={label} />
       <td className="px-3 py-2 text-right">
         {row.test ? (
           <Tooltip content="Send a test e-mail">
@@ -195,6 +239,49 @@ function SubscriptionRow({ row }: { row: RowModel }) {
         ) : null}
       </td>
     </tr>
+  )
+}
+
+/**
+ * "When resolved" and "Repeat while active" (decision 048): editable on a row with an override,
+ * else what it inherits, greyed out.
+ */
+function FollowUpCells({ row, on, label }: { row: RowModel; on: boolean; label: string }) {
+  const save = useFetcher<typeof action>()
+  useToastFailure(save.state, save.data)
+  const own = row.subscription ? { notifyResolved: row.subscription.notifyResolved, repeatMinutes: row.subscription.repeatMinutes } : null
+  const pending = save.formData ? Object.fromEntries(save.formData) : null
+  const current = own && on ? own : row.inheritedFollowUps
+  const shown: FollowUps = pending ? { notifyResolved: pending.notifyResolved === 'true', repeatMinutes: Number(pending.repeatMinutes) } : current
+  const editable = on && row.subscription !== null
+  const submit = (next: FollowUps) =>
+    save.submit({ intent: 'followUp', id: row.subscription!.id, notifyResolved: String(next.notifyResolved), repeatMinutes: next.repeatMinutes }, { method: 'post' })
+  return (
+    <>
+      <td className="px-2 py-2">
+        <Switch
+          checked={shown.notifyResolved}
+          onCheckedChange={(checked) => submit({ ...shown, notifyResolved: checked })}
+          label={`Notify when resolved for ${label}`}
+          disabled={!editable || save.state !== 'idle'}
+        />
+      </td>
+      <td className="px-2 py-2">
+        <NativeSelect
+          aria-label={`Repeat while active for ${label}`}
+          className="h-8 w-24 px-1.5 text-xs"
+          value={String(shown.repeatMinutes)}
+          disabled={!editable || save.state !== 'idle'}
+          onChange={(e) => submit({ ...shown, repeatMinutes: Number(e.target.value) })}
+        >
+          {REPEAT_CHOICES_MINUTES.map((minutes) => (
+            <option key={minutes} value={minutes}>
+              {REPEAT_LABELS[minutes]}
+            </option>
+          ))}
+        </NativeSelect>
+      </td>
+    </>
   )
 }
 

@@ -7,6 +7,10 @@ const subscription = z.object({
   alerts: z.number(),
   deviations: z.number(),
   channelId: z.string().nullable(),
+  /** one message when an alarm it told about clears */
+  notifyResolved: z.boolean(),
+  /** repeat while an alarm stays active and unacknowledged: 0 = never, else minutes */
+  repeatMinutes: z.number(),
 })
 
 /** What each call of ../notifications.server.ts answers (JSON: times are ISO strings). */

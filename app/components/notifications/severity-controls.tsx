@@ -12,7 +12,7 @@ export function SeveritySlider({ label, value, disabled, onCommit }: { label: st
   return (
     <div className="flex items-center gap-3">
       <SliderPrimitive.Root
-        className={cn('relative flex h-5 w-36 touch-none select-none items-center', disabled && 'opacity-50')}
+        className={cn('relative flex h-5 w-28 touch-none select-none items-center', disabled && 'opacity-50')}
         min={0}
         max={MAX_SUBSCRIPTION_STEP}
         step={1}

@@ -10,6 +10,7 @@ import { recordClears } from './clears.server'
 import { OFFLINE_ISSUE, OFFLINE_MINUTES } from './state'
 import { prisma, isUniqueViolation } from '~/utils/db.server'
 import { inChunks } from '~/utils/id-chunks'
+import { startPoller } from '../jobs/poller.server'
 
 /**
  * Offline alarm: an agent not seen for its project's "Offline alarm after" delay gets an 'Agent
@@ -114,24 +115,9 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
   return { raised: raised.map((r) => r.id), cleared: cleared.map((c) => c.id) }
 }
 
-/** The periodic sweeper of this server process; `stop` waits for a sweep in progress. */
+/** The periodic sweeper of this server process (app/domain/jobs/poller.server.ts); `stop` waits for a sweep in progress. */
 export function startOfflineSweeper(intervalMs = OFFLINE_SWEEP_MS): { stop: () => Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve()
-  let busy = false
-  const timer = setInterval(() => {
-    if (busy) return
-    busy = true
-    running = sweepOfflineAgents()
-      .catch((error) => console.error('[offline-alarm]', error))
-      .finally(() => (busy = false))
-  }, intervalMs)
-  timer.unref()
-  return {
-    stop: async () => {
-      clearInterval(timer)
-      await running
-    },
-  }
+  return startPoller({ name: 'offline sweep', intervalMs, run: () => sweepOfflineAgents() })
 }
 
 export const offlineDelayInput = z.object({

@@ -26,3 +26,17 @@ export function onChange(listener: (event: ChangeEvent) => void): () => void {
   bus().on('change', listener)
   return () => bus().off('change', listener)
 }
+
+/**
+ * Durable work was written to a queue (app/domain/jobs): that queue's poller in this process runs
+ * at once instead of at its next tick. A separate event name, so live views never see it; other
+ * nodes find the rows at their next tick.
+ */
+export function announceWork(queue: string) {
+  bus().emit('work', queue)
+}
+
+export function onWork(listener: (queue: string) => void): () => void {
+  bus().on('work', listener)
+  return () => bus().off('work', listener)
+}

@@ -1,3 +1,4 @@
+import { startPoller } from '../jobs/poller.server'
 import { deliverDueMail } from './mail.server'
 
 /** How often the background sender looks for messages due for (another) attempt. */
@@ -6,24 +7,8 @@ export const MAIL_SENDER_INTERVAL_MS = 5_000
 /**
  * The background sender: retries failed sends with backoff. State lives in the outbox rows
  * (attempts, nextAttemptAt), so a restart picks up where it stopped and several nodes can run it.
+ * A new message is tried at once by sendMail itself, so no wake-up is needed here.
  */
 export function startMailSender(intervalMs = MAIL_SENDER_INTERVAL_MS) {
-  let running: Promise<unknown> | null = null
-  const tick = () => {
-    if (running) return
-    running = deliverDueMail()
-      .catch((error: Error) => console.error(`[mail] background sender: ${error.message}`))
-      .finally(() => {
-        running = null
-      })
-  }
-  const timer = setInterval(tick, intervalMs)
-  timer.unref()
-  tick()
-  return {
-    stop: async () => {
-      clearInterval(timer)
-      await running
-    },
-  }
+  return startPoller({ name: 'mail sender', intervalMs, run: () => deliverDueMail(), runAtStart: true })
 }

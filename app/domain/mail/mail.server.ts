@@ -4,14 +4,15 @@ import { prisma } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
 import { singleton } from '~/utils/singleton.server'
 import { counter } from '~/utils/metrics.server'
+import { workDue } from '../jobs/due.server'
+import { LEASE_MS, MAIL_MAX_ATTEMPTS, retryDelayMs } from '../jobs/retry'
 
 export type OutgoingMail = { to: string; subject: string; text: string; html?: string; kind?: string }
 
-/** Waits before attempt 2, 3, ...: a failed send is retried for about a day, then given up. */
-export const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000, 60 * 60_000, 3 * 3600_000, 6 * 3600_000, 12 * 3600_000]
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
-/** A claimed message is not picked up again by another sender (node) for this long. */
-const CLAIM_MS = 60_000
+/** A failed send is retried for about a day (the mail delay table, app/domain/jobs/retry.ts), then given up. */
+export const MAX_ATTEMPTS = MAIL_MAX_ATTEMPTS
+/** A message being sent at once is not picked up by a sender (node) before this. */
+const CLAIM_MS = LEASE_MS.mail
 
 const transport = () =>
   singleton<Transporter | null>('smtp', () => {
@@ -55,7 +56,7 @@ export async function attemptDelivery(record: OutboxEmail): Promise<OutboxEmail>
     return prisma.outboxEmail.update({ where: { id: record.id }, data: { sentAt: new Date(), attempts, nextAttemptAt: null } })
   } catch (error) {
     const message = (error as Error).message.slice(0, 1000)
-    const delay = RETRY_DELAYS_MS[attempts - 1]
+    const delay = retryDelayMs('mail', attempts) ?? undefined
     mailAttempts.inc({ outcome: delay === undefined ? 'failed' : 'retry' })
     if (config.LOG_LEVEL !== 'silent') {
       console.error(`[mail] SMTP delivery to ${record.to} failed (attempt ${attempts}${delay ? `, retry in ${Math.round(delay / 1000)} s` : ', giving up'}): ${message}`)
@@ -68,18 +69,19 @@ export async function attemptDelivery(record: OutboxEmail): Promise<OutboxEmail>
 }
 
 /**
- * Sends every message whose next attempt is due. Each is claimed first with a conditional update
- * (its nextAttemptAt moves forward), so two senders never send the same message.
+ * Sends every message whose next attempt is due, each claimed first with a lease
+ * (app/domain/jobs/due.server.ts), so two senders never send the same message.
  */
 export async function deliverDueMail(now = new Date(), batch = 20) {
   if (!transport()) return 0
-  const due = await prisma.outboxEmail.findMany({ where: { sentAt: null, nextAttemptAt: { lte: now } }, orderBy: { nextAttemptAt: 'asc' }, take: batch })
-  let sent = 0
-  for (const row of due) {
-    const claimed = await prisma.outboxEmail.updateMany({ where: { id: row.id, nextAttemptAt: row.nextAttemptAt }, data: { nextAttemptAt: new Date(now.getTime() + CLAIM_MS) } })
-    if (claimed.count !== 1) continue
-    const result = await attemptDelivery(row)
-    if (result.sentAt) sent++
-  }
-  return sent
+  return workDue(
+    {
+      kind: 'mail',
+      due: (at, take) => prisma.outboxEmail.findMany({ where: { sentAt: null, nextAttemptAt: { lte: at } }, orderBy: { nextAttemptAt: 'asc' }, take }),
+      claim: async (row, until) => (await prisma.outboxEmail.updateMany({ where: { id: row.id, sentAt: null, nextAttemptAt: row.nextAttemptAt }, data: { nextAttemptAt: until } })).count === 1,
+      attempt: async (row) => Boolean((await attemptDelivery(row)).sentAt),
+    },
+    now,
+    batch,
+  )
 }

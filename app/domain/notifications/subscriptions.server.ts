@@ -12,12 +12,22 @@ import { memberOrganizationIds } from '../organizations/membership.server'
 import { parseInput } from '../parse-input'
 import { MAX_SUBSCRIPTION_STEP } from './severity'
 import { channelOptions, type ChannelOption } from './channels/channels.server'
+import { REPEAT_CHOICES_MINUTES, REPEAT_LABELS } from './follow-up-choices'
 import { prisma } from '~/utils/db.server'
 
 export const SUBSCRIPTION_LEVELS = ['default', 'organization', 'project'] as const
 export type SubscriptionLevel = (typeof SUBSCRIPTION_LEVELS)[number]
 
-export type SubscriptionView = { id: string; level: SubscriptionLevel; target: string; alerts: number; deviations: number; channelId: string | null }
+export type SubscriptionView = {
+  id: string
+  level: SubscriptionLevel
+  target: string
+  alerts: number
+  deviations: number
+  channelId: string | null
+  notifyResolved: boolean
+  repeatMinutes: number
+}
 export type ProjectSubscriptionNode = { id: string; name: string; parentId: string | null; depth: number; subscription: SubscriptionView | null }
 export type OrganizationSubscriptionNode = { id: string; name: string; subscription: SubscriptionView | null; projects: ProjectSubscriptionNode[]; channels: ChannelOption[] }
 export type SubscriptionTree = { default: SubscriptionView | null; organizations: OrganizationSubscriptionNode[] }
@@ -28,6 +38,8 @@ const stepField = (label: string) =>
     .int(`${label} must be a step from 0 to ${MAX_SUBSCRIPTION_STEP}`)
     .min(0, `${label} must be a step from 0 to ${MAX_SUBSCRIPTION_STEP}`)
     .max(MAX_SUBSCRIPTION_STEP, `${label} must be a step from 0 to ${MAX_SUBSCRIPTION_STEP}`)
+
+const REPEAT_ERROR = `Repeat every must be one of ${REPEAT_CHOICES_MINUTES.join(', ')} minutes (0 = never)`
 
 /** User/updateSubscription: `id` alone deletes; `doc` creates (level and target needed) or updates. */
 export const updateSubscriptionInput = z.object({
@@ -40,7 +52,17 @@ export const updateSubscriptionInput = z.object({
       deviations: stepField('Deviations').optional(),
       /** a notification channel of the subscription's organization, or null for e-mail only */
       channel: z.string({ invalid_type_error: 'Channel must be a channel id' }).min(1, 'Channel must be a channel id').nullable().optional(),
+      /** one message when an alarm it told about clears (decision 048) */
+      notifyResolved: z.boolean({ invalid_type_error: 'Notify when resolved must be true or false' }).optional(),
+      /** repeat while an alarm stays active and unacknowledged: 0 = never, or 60, 240, 720, 1440 minutes */
+      repeatMinutes: z
+        .number({ invalid_type_error: REPEAT_ERROR })
+        .int(REPEAT_ERROR)
+        .refine((m) => (REPEAT_CHOICES_MINUTES as readonly number[]).includes(m), REPEAT_ERROR)
+        .optional(),
     })
+    // an unknown setting (a typo) is an error, not silently dropped
+    .strict()
     .optional(),
 })
 
@@ -58,14 +80,24 @@ function requireUser(actor: Actor): UserActor {
 const overrideLabel = (row: { level: string; target: string }) =>
   row.level === 'default' ? 'Default notification levels' : `${row.level === 'project' ? 'Project' : 'Organization'} notification override (${row.target})`
 
-const toView = (s: { id: string; level: string; target: string; alerts: number; deviations: number; channelId: string | null }): SubscriptionView => ({
+const toView = (s: Omit<SubscriptionView, 'level'> & { level: string }): SubscriptionView => ({
   id: s.id,
   level: s.level as SubscriptionLevel,
   target: s.target,
   alerts: s.alerts,
   deviations: s.deviations,
   channelId: s.channelId,
+  notifyResolved: s.notifyResolved,
+  repeatMinutes: s.repeatMinutes,
 })
+
+/** What an update changed, for the audit record, e.g. "notify when resolved off, repeat every 4 hours". */
+function followUpChanges(before: { notifyResolved: boolean; repeatMinutes: number } | null, after: { notifyResolved: boolean; repeatMinutes: number }): string {
+  const changes: string[] = []
+  if (before?.notifyResolved !== after.notifyResolved) changes.push(`notify when resolved ${after.notifyResolved ? 'on' : 'off'}`)
+  if (before?.repeatMinutes !== after.repeatMinutes) changes.push(`repeat: ${(REPEAT_LABELS[after.repeatMinutes] ?? `${after.repeatMinutes} min`).toLowerCase()}`)
+  return changes.length ? ` (${changes.join(', ')})` : ''
+}
 
 /** Accesses to the organizations the user belongs to; one that fails to load is left out. */
 async function memberAccesses(actor: UserActor): Promise<OrganizationAccess[]> {
@@ -164,13 +196,15 @@ export async function updateSubscription(actor: Actor, raw: unknown): Promise<{ 
   const sliders = {
     ...(doc?.alerts !== undefined ? { alerts: doc.alerts } : {}),
     ...(doc?.deviations !== undefined ? { deviations: doc.deviations } : {}),
+    ...(doc?.notifyResolved !== undefined ? { notifyResolved: doc.notifyResolved } : {}),
+    ...(doc?.repeatMinutes !== undefined ? { repeatMinutes: doc.repeatMinutes } : {}),
     ...(doc?.channel !== undefined ? { channelId: await channelFor(existing?.organizationId ?? (doc.level === 'default' ? null : await organizationOfTarget(user, doc.level, doc.target)), doc.channel) } : {}),
   }
   const saved = await (async () => {
     if (existing) {
       return prisma.$transaction(async (tx) => {
         const row = await tx.subscription.update({ where: { id: existing.id }, data: sliders })
-        await audit(tx, actor, { action: 'subscription.update', message: `${overrideLabel(row)} updated` })
+        await audit(tx, actor, { action: 'subscription.update', message: `${overrideLabel(row)} updated${followUpChanges(existing, row)}` })
         return row
       })
     }
@@ -184,10 +218,20 @@ export async function updateSubscription(actor: Actor, raw: unknown): Promise<{ 
     return prisma.$transaction(async (tx) => {
       const row = await tx.subscription.upsert({
         where: { userId_level_target: { userId: user.userId, level, target } },
-        create: { userId: user.userId, level, target, organizationId, alerts: sliders.alerts ?? 0, deviations: sliders.deviations ?? 0, channelId: sliders.channelId ?? null },
+        create: {
+          userId: user.userId,
+          level,
+          target,
+          organizationId,
+          alerts: sliders.alerts ?? 0,
+          deviations: sliders.deviations ?? 0,
+          channelId: sliders.channelId ?? null,
+          ...(sliders.notifyResolved !== undefined ? { notifyResolved: sliders.notifyResolved } : {}),
+          ...(sliders.repeatMinutes !== undefined ? { repeatMinutes: sliders.repeatMinutes } : {}),
+        },
         update: sliders,
       })
-      await audit(tx, actor, { action: 'subscription.create', message: `${overrideLabel(row)} created` })
+      await audit(tx, actor, { action: 'subscription.create', message: `${overrideLabel(row)} created${followUpChanges(null, row)}` })
       return row
     })
   })()

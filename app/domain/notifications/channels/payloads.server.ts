@@ -11,8 +11,12 @@ export const CHANNEL_TYPE_LABELS: Record<ChannelType, string> = { webhook: 'Webh
 
 export type ChannelEvent = {
   id: string
-  /** issue.active: an alert or deviation became active or escalated; rootCause.active: a cause and what it explains; test */
-  type: 'issue.active' | 'rootCause.active' | 'test'
+  /**
+   * issue.active: an alert or deviation became active or escalated; issue.resolved: it cleared;
+   * issue.repeat: it is still active (the subscription's repeat interval); rootCause.active: a
+   * cause and what it explains; test
+   */
+  type: 'issue.active' | 'issue.resolved' | 'issue.repeat' | 'rootCause.active' | 'test'
   createdAt: string
   organization: { id: string; name: string }
   project?: { id: string; path: string }
@@ -20,6 +24,8 @@ export type ChannelEvent = {
   system?: { id: string; name: string }
   issue?: { id: string; kind: string; key: string; component: string; severity: number; severityLabel: string; message: string; escalated?: boolean }
   rootCause?: { explainedIssues: number; affectedDevices: number; issues: { id: string; key: string; component: string; severityLabel: string; message: string }[] }
+  /** resolved and repeat messages: how long the activation was (is) active, e.g. '4 h 5 min'; which repeat */
+  followUp?: { activeFor: string; repeat?: number }
   /** one line a person reads, e.g. 'Critical alert on Arena processor: no signal on SDI 1' */
   summary: string
   link: string
@@ -54,6 +60,7 @@ const facts = (event: ChannelEvent): [string, string][] =>
       ['System', event.system?.name],
       ['Component', event.issue?.component],
       ['Severity', event.issue?.severityLabel],
+      ['Active for', event.followUp?.activeFor],
       ['Affected', event.rootCause ? `${event.rootCause.explainedIssues} issues on ${event.rootCause.affectedDevices} devices` : undefined],
     ] as [string, string | undefined][]
   ).filter((f): f is [string, string] => Boolean(f[1]))

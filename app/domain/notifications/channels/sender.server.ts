@@ -4,6 +4,10 @@ import { assertPublicDestination, guardedFetch, parseChannelUrl } from './url-gu
 import { prisma, isUniqueViolation } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
 import { counter } from '~/utils/metrics.server'
+import { announceWork } from '../../events/bus.server'
+import { workDue } from '../../jobs/due.server'
+import { startPoller } from '../../jobs/poller.server'
+import { retryDelayMs } from '../../jobs/retry'
 
 /**
  * The channel queue (docs/notification-channels.md). Every message is a ChannelDelivery row
@@ -13,10 +17,11 @@ import { counter } from '~/utils/metrics.server'
  * until CHANNEL_MAX_ATTEMPTS; any other status = failed at once. Each attempt is logged.
  */
 
-/** Wait before attempt n+1 after attempt n failed: 10 s, 20 s, 40 s, ... capped at 1 h. */
-export const backoffMs = (attempt: number) => Math.min(10_000 * 2 ** (attempt - 1), 3_600_000)
-/** A claimed row is not picked up by another sender for this long (covers the HTTP timeout). */
-const CLAIM_MS = 120_000
+/** Wait before attempt n+1 after attempt n failed: 10 s, 20 s, 40 s, ... capped at 1 h (the channel delay table, app/domain/jobs/retry.ts). */
+export const backoffMs = (attempt: number) => retryDelayMs('channel', attempt, Number.MAX_SAFE_INTEGER)!
+
+/** The queue name the channel sender wakes on (announceWork). */
+export const CHANNEL_QUEUE = 'channel'
 
 export type QueuedMessage = { channelId: string; dedupKey: string; kind: string; event: ChannelEvent }
 
@@ -33,6 +38,7 @@ export async function enqueueChannelMessages(messages: QueuedMessage[], now = ne
       if (!(isUniqueViolation(error))) throw error
     }
   }
+  if (ids.length) announceWork(CHANNEL_QUEUE)
   return ids
 }
 
@@ -104,46 +110,28 @@ async function attempt(row: { id: string; attempts: number; payload: string; cha
   return ok
 }
 
-/** Sends every due row (oldest first). Returns how many were delivered. */
+/** Sends every due row (oldest first), each claimed with a lease first. Returns how many were delivered. */
 export async function deliverDueChannelMessages(options: SenderOptions = {}): Promise<number> {
   const now = options.now ?? new Date()
-  const due = await prisma.channelDelivery.findMany({
-    where: { status: 'pending', nextAttemptAt: { lte: now } },
-    orderBy: { nextAttemptAt: 'asc' },
-    take: options.batch ?? 20,
-    include: { channel: { select: { type: true, url: true, secret: true } } },
-  })
-  let sent = 0
-  for (const row of due) {
-    const claimed = await prisma.channelDelivery.updateMany({ where: { id: row.id, status: 'pending', nextAttemptAt: row.nextAttemptAt }, data: { nextAttemptAt: new Date(now.getTime() + CLAIM_MS) } })
-    if (claimed.count !== 1) continue
-    if (await attempt(row, options, now)) sent++
-  }
-  return sent
+  return workDue(
+    {
+      kind: 'channel',
+      due: (at, take) =>
+        prisma.channelDelivery.findMany({
+          where: { status: 'pending', nextAttemptAt: { lte: at } },
+          orderBy: { nextAttemptAt: 'asc' },
+          take,
+          include: { channel: { select: { type: true, url: true, secret: true } } },
+        }),
+      claim: async (row, until) => (await prisma.channelDelivery.updateMany({ where: { id: row.id, status: 'pending', nextAttemptAt: row.nextAttemptAt }, data: { nextAttemptAt: until } })).count === 1,
+      attempt: (row) => attempt(row, options, now),
+    },
+    now,
+    options.batch ?? 20,
+  )
 }
 
-/** Background sender, like the mail sender: state is in the rows, so restarts and several nodes are fine. */
+/** Background sender, like the mail sender: state is in the rows, so restarts and several nodes are fine; new rows wake it at once. */
 export function startChannelSender(intervalMs = 2_000) {
-  let running: Promise<unknown> | null = null
-  const tick = () => {
-    if (running) return
-    running = deliverDueChannelMessages()
-      .catch((error: Error) => console.error(`[channels] sender: ${error.message}`))
-      .finally(() => {
-        running = null
-      })
-  }
-  const timer = setInterval(tick, intervalMs)
-  timer.unref()
-  return {
-    /** sends what is due now (tests, the test button) */
-    kick: () => {
-      tick()
-      return running ?? Promise.resolve()
-    },
-    stop: async () => {
-      clearInterval(timer)
-      await running
-    },
-  }
+  return startPoller({ name: 'channel sender', intervalMs, run: () => deliverDueChannelMessages(), queues: [CHANNEL_QUEUE], runAtStart: true })
 }

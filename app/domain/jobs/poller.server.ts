@@ -1,0 +1,121 @@
+import { type ChangeEvent, onChange, onWork } from '../events/bus.server'
+import { isUnavailableError } from '~/utils/errors.server'
+import { componentLogger, type ComponentLogger } from '~/utils/logger.server'
+import { counter, gauge } from '~/utils/metrics.server'
+
+/**
+ * The one way background work runs in a server process (mail sender, channel sender, notification
+ * delivery, offline sweep): a tick every `intervalMs`, an early run when the change bus announces
+ * work for it, never two runs of the same poller at once, and a run asked for while one is under
+ * way happens right after it (so a wake-up is never lost).
+ *
+ * Failures are told once: "X is failing: <reason>" on the first failed run, nothing on the ones
+ * after it, "X recovered after N failures" on the first good run. While the database is down every
+ * run fails the same way, and a stack trace per tick told nothing new; a stack is only logged when
+ * the first failure is not an unavailable database or broker (app/utils/errors.server.ts), that is
+ * a bug.
+ */
+
+const failuresTotal = counter({ name: 'pixelfleet_poller_failures_total', help: 'Failed runs of background pollers (mail, channels, notifications, offline sweep)', labelNames: ['poller'] })
+const failing = gauge({ name: 'pixelfleet_poller_failing', help: '1 while a background poller fails run after run, else 0', labelNames: ['poller'] })
+
+export type FailureTracker = { succeeded: () => void; failed: (error: unknown) => void; failures: () => number }
+
+/** The once-only failure and recovery lines of one poller. */
+export function failureTracker(name: string, log: ComponentLogger = componentLogger('jobs')): FailureTracker {
+  let failures = 0
+  failing.set({ poller: name }, 0)
+  return {
+    succeeded: () => {
+      if (failures === 0) return
+      log.info(`${name} recovered after ${failures} failure${failures === 1 ? '' : 's'}`, { poller: name, failures })
+      failures = 0
+      failing.set({ poller: name }, 0)
+    },
+    failed: (error) => {
+      failures++
+      failuresTotal.inc({ poller: name })
+      if (failures > 1) return
+      failing.set({ poller: name }, 1)
+      const reason = error instanceof Error ? error.message.split('\n').find((line) => line.trim()) ?? error.name : String(error)
+      const unavailable = isUnavailableError(error)
+      log.error(`${name} is failing: ${reason.trim().slice(0, 300)}`, { poller: name, ...(unavailable || !(error instanceof Error) ? {} : { stack: error.stack }) })
+    },
+    failures: () => failures,
+  }
+}
+
+export type PollerOptions = {
+  /** for people: "mail sender", "offline sweep" */
+  name: string
+  intervalMs: number
+  run: () => Promise<unknown>
+  /** queues (announceWork) that wake this poller */
+  queues?: string[]
+  /** change-bus events that wake it */
+  wakeOn?: (event: ChangeEvent) => boolean
+  /** run once at start (picks up what a previous process left) */
+  runAtStart?: boolean
+  tracker?: FailureTracker
+}
+
+export type Poller = {
+  /** runs now (or right after the run under way); resolves when that run ended */
+  kick: () => Promise<void>
+  /** resolves when no run is under way or asked for */
+  idle: () => Promise<void>
+  stop: () => Promise<void>
+}
+
+export function startPoller(options: PollerOptions): Poller {
+  const tracker = options.tracker ?? failureTracker(options.name)
+  let running: Promise<void> | null = null
+  let again = false
+  let stopped = false
+
+  const runOnce = async () => {
+    try {
+      await options.run()
+      tracker.succeeded()
+    } catch (error) {
+      tracker.failed(error)
+    }
+  }
+  const kick = (): Promise<void> => {
+    if (stopped) return running ?? Promise.resolve()
+    if (running) {
+      again = true
+      return running
+    }
+    running = (async () => {
+      do {
+        again = false
+        await runOnce()
+      } while (again && !stopped)
+      running = null
+    })()
+    return running
+  }
+
+  const timer = setInterval(() => void kick(), options.intervalMs)
+  timer.unref()
+  const queues = new Set(options.queues ?? [])
+  const offWork = queues.size ? onWork((queue) => queues.has(queue) && void kick()) : () => {}
+  const offChange = options.wakeOn ? onChange((event) => options.wakeOn!(event) && void kick()) : () => {}
+  if (options.runAtStart) void kick()
+
+  const idle = async () => {
+    while (running) await running
+  }
+  return {
+    kick,
+    idle,
+    stop: async () => {
+      stopped = true
+      clearInterval(timer)
+      offWork()
+      offChange()
+      await idle()
+    },
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Resolved and repeat notifications (decision 048) on a fake clock (every step is given its `now`;
+ * no delivery service runs, so no real timer races it): a repeat every interval while the alarm
+ * stays active and unacknowledged, none during a maintenance window, none after an
+ * acknowledgement, one resolved message with the duration when it clears, only to subscribers who
+ * asked for them; settings validated, audited and answered by the API schema.
+ */
+import { describe, expect, it } from 'vitest'
+import { compileUserAcls } from '~/domain/access/acl.server'
+import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
+import { type UserActor } from '~/domain/actor'
+import { createWindow } from '~/domain/alarms/windows.server'
+import { flushNotifications, onIssueChangeEvent, onIssuesActivated, queueRepeats } from '~/domain/notifications/delivery.server'
+import { listSubscriptionTree, updateSubscription } from '~/domain/notifications/subscriptions.server'
+import { notificationsOutputs } from '~/api/outputs/notifications'
+import { prisma } from '~/utils/db.server'
+
+const MIN = 60_000
+let seq = 0
+
+const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({ kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '10.0.0.9', userAgent: 'vitest' })
+
+async function person(label: string, organizationId: string, roleId: string) {
+  const user = await prisma.user.create({ data: { email: `${label.toLowerCase()}-${++seq}@follow-ups.test`, name: label, emailVerified: true } })
+  await prisma.$transaction(async (tx) => {
+    await tx.accessRight.create({ data: { userId: user.id, roleId, organizationId } })
+    await compileUserAcls(tx, user.id, organizationId)
+  })
+  return user
+}
+
+/** An organization with one project and an agent whose system has an active critical alert since `since`. */
+async function world(since: Date) {
+  const owner = await prisma.user.create({ data: { email: `owner-${++seq}@follow-ups.test`, name: 'Owner', emailVerified: true } })
+  const org = await prisma.organization.create({ data: { name: `Arena ${seq}`, ownerId: owner.id } })
+  const project = await prisma.project.create({ data: { organizationId: org.id, name: 'Stage' } })
+  const admin = await person('Admin', org.id, DEFAULT_ROLE_IDS.orgAdmin)
+  const alice = await person('Alice', org.id, DEFAULT_ROLE_IDS.orgMember)
+  const bob = await person('Bob', org.id, DEFAULT_ROLE_IDS.orgMember)
+  const agent = await prisma.agent.create({
+    data: { clientName: `Processor ${++seq}`, product: 'VX1000', serial: `SN-F${seq}`, secretHash: 'x', organizationId: org.id, enrolledAt: since, defaultProjectId: project.id },
+  })
+  const system = await prisma.system.create({ data: { agentId: agent.id, key: 'sys-1', name: 'Wall', projectId: project.id } })
+  const issue = await prisma.issue.create({
+    data: { systemId: system.id, kind: 'alert', key: 'psu.fail', component: 'receiver', message: 'Power supply failed', severity: 2, latestCount: 1, latestAt: since, isActive: true, activation: 1 },
+  })
+  await prisma.issueHistory.create({ data: { issueId: issue.id, timestamp: since, count: 1 } })
+  return { org, project, admin, alice, bob, agent, system, issue }
+}
+
+const mailsTo = (email: string) => prisma.outboxEmail.findMany({ where: { to: email }, orderBy: { createdAt: 'asc' } })
+const followUpsOf = (userId: string, event: string) => prisma.notificationDelivery.findMany({ where: { userId, event }, orderBy: { round: 'asc' } })
+
+describe('resolved and repeat notifications', () => {
+  it('repeats every interval while active, not in maintenance nor after an acknowledgement, and tells once when resolved with the duration', async () => {
+    const t0 = new Date()
+    const at = (minutes: number) => new Date(t0.getTime() + minutes * MIN)
+    const w = await world(t0)
+    // Alice: critical alerts, repeat every hour, resolved on (the default). Bob: no repeats, resolved off.
+    await updateSubscription(actorFor(w.alice), { doc: { level: 'default', target: '', alerts: 3, deviations: 0, repeatMinutes: 60 } })
+    await updateSubscription(actorFor(w.bob), { doc: { level: 'default', target: '', alerts: 3, deviations: 0, notifyResolved: false } })
+
+    await onIssuesActivated([{ issueId: w.issue.id }])
+    await flushNotifications({ force: true, now: at(0) })
+    expect((await mailsTo(w.alice.email)).map((m) => m.subject)).toEqual([expect.stringContaining('Critical alert on')])
+
+    // Not yet due; then due once (checking twice at the same instant queues it once).
+    expect(await queueRepeats(at(30))).toBe(0)
+    expect(await queueRepeats(at(61))).toBe(1)
+    expect(await queueRepeats(at(61))).toBe(0)
+    await flushNotifications({ force: true, now: at(61) })
+    const repeat = (await mailsTo(w.alice.email)).at(-1)!
+    expect(repeat.subject).toMatch(/^\[Pixelfleet\] Still active: Critical alert on/)
+    expect(repeat.text).toContain('is still active after 1 h 1 min and not acknowledged')
+    expect(await followUpsOf(w.bob.id, 'repeat')).toHaveLength(0)
+
+    // A maintenance window from 100 to 200 minutes: no repeat inside it, the next one right after it.
+    await createWindow(actorFor(w.admin), w.org.id, w.project.id, { kind: 'maintenance', recurrence: 'once', startsAt: at(100), endsAt: at(200) })
+    expect(await queueRepeats(at(130))).toBe(0)
+    expect(await queueRepeats(at(190))).toBe(0)
+    expect(await queueRepeats(at(201))).toBe(1)
+    await flushNotifications({ force: true, now: at(201) })
+    expect((await followUpsOf(w.alice.id, 'repeat')).map((d) => [d.round, d.status])).toEqual([
+      [1, 'sent'],
+      [2, 'sent'],
+    ])
+
+    // Acknowledged: somebody is on it, no more repeats.
+    await prisma.issue.update({ where: { id: w.issue.id }, data: { acknowledgedAt: at(210), acknowledgedBy: 'Admin', ackActivation: 1 } })
+    expect(await queueRepeats(at(400))).toBe(0)
+
+    // Cleared (after the hold-down, as ingest does): one resolved message to Alice with how long it lasted, none to Bob.
+    await prisma.issueHistory.create({ data: { issueId: w.issue.id, timestamp: at(300), count: 0 } })
+    await prisma.issue.update({ where: { id: w.issue.id }, data: { isActive: false, latestCount: 0 } })
+    await onIssueChangeEvent([w.system.id])
+    await onIssueChangeEvent([w.system.id])
+    expect(await followUpsOf(w.alice.id, 'resolved')).toHaveLength(1)
+    expect(await followUpsOf(w.bob.id, 'resolved')).toHaveLength(0)
+    await flushNotifications({ force: true, now: at(301) })
+    const resolved = (await mailsTo(w.alice.email)).at(-1)!
+    expect(resolved.subject).toMatch(/^\[Pixelfleet\] Resolved: Critical alert on/)
+    expect(resolved.text).toContain('was resolved after 5 h active')
+    expect((await mailsTo(w.bob.email)).map((m) => m.subject)).toEqual([expect.stringContaining('Critical alert on')])
+  })
+
+  it('validates, audits and answers the settings', async () => {
+    const w = await world(new Date())
+    const { subscription } = await updateSubscription(actorFor(w.alice), { doc: { level: 'organization', target: w.org.id, alerts: 3, deviations: 0 } })
+    // notify when resolved is on and repeats are off unless chosen
+    expect(subscription).toMatchObject({ notifyResolved: true, repeatMinutes: 0 })
+    await expect(updateSubscription(actorFor(w.alice), { id: subscription!.id, doc: { repeatMinutes: 45 } })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('Repeat every must be one of 0, 60, 240, 720, 1440 minutes'),
+    })
+    await expect(updateSubscription(actorFor(w.alice), { id: subscription!.id, doc: { notifyResolved: 'yes' } })).rejects.toMatchObject({ status: 400 })
+    await expect(updateSubscription(actorFor(w.alice), { id: subscription!.id, doc: { repeatEvery: 60 } })).rejects.toMatchObject({ status: 400 })
+    expect(await prisma.subscription.findUniqueOrThrow({ where: { id: subscription!.id } })).toMatchObject({ notifyResolved: true, repeatMinutes: 0 })
+
+    const updated = await updateSubscription(actorFor(w.alice), { id: subscription!.id, doc: { notifyResolved: false, repeatMinutes: 240 } })
+    expect(updated.subscription).toMatchObject({ notifyResolved: false, repeatMinutes: 240 })
+    const audit = await prisma.auditRecord.findFirstOrThrow({ where: { userId: w.alice.id, action: 'subscription.update' }, orderBy: { createdAt: 'desc' } })
+    expect(audit.message).toContain('(notify when resolved off, repeat: every 4 h)')
+    const tree = await listSubscriptionTree(actorFor(w.alice))
+    expect(notificationsOutputs['user/subscriptions'].parse(tree).organizations.find((o) => o.id === w.org.id)?.subscription).toMatchObject({ notifyResolved: false, repeatMinutes: 240 })
+  })
+})
