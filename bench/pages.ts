@@ -3,7 +3,11 @@
 // the 6-agent demo organization through the production server, signed in as the owner. Per page:
 // status, bytes (HTML or data, uncompressed), single-user p50/p95, and with N concurrent users
 // requests/s plus the server's CPU ms per request (process CPU time / requests, which holds on a
-// shared, noisy machine better than wall time). docs/benchmarks.md records the figures.
+// shared, noisy machine better than wall time), and net of what the server burns with no request
+// (its simulated agents, ingest, pollers: measured for --idle-window seconds before each page; at
+// a few requests/s that background would otherwise count as several ms per request). The server's
+// peak memory (VmHWM) is printed at the end. `--scale 100k` runs on bench/.data/fleet-100k.db
+// (bench/seed-fleet.ts). docs/benchmarks.md records the figures.
 import http from 'node:http'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -11,14 +15,16 @@ import zlib from 'node:zlib'
 import Database from 'better-sqlite3'
 import { DEMO_ORG_ID, DEMO_USERS } from '../prisma/seed-data'
 import { BENCH_ORG_ID } from './seed-fleet'
-import { benchDatabase, cpuMs, createSession, keepFleetReporting, loadAverage, percentile, root, startPortal } from './portal'
+import { benchDatabase, cpuMs, createSession, keepFleetReporting, loadAverage, percentile, root, scaleName, startPortal } from './portal'
 
 const args = process.argv.slice(2)
 const arg = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
 const DURATION_S = Number(arg('--duration', '6'))
 const CONCURRENCY = Number(arg('--concurrency', '16'))
 const SINGLE_SAMPLES = Number(arg('--samples', '12'))
-const ONLY = arg('--only', '')
+const IDLE_WINDOW_S = Number(arg('--idle-window', '3'))
+/** comma-separated: pages whose name or address contains any of them */
+const ONLY = arg('--only', '').split(',').filter(Boolean)
 const PROFILE = args.includes('--profile')
 /** Leaves the bench organization's last-seen times as they are (a reused database before round 5: its agents gone quiet). */
 const STALE_FLEET = args.includes('--stale-fleet')
@@ -76,6 +82,11 @@ async function single(port: number, url: string, cookie: string) {
 
 /** N users requesting back to back for the duration; CPU is read after the last response. */
 async function concurrent(pid: number, port: number, url: string, cookie: string, singleP50: number) {
+  // what the server burns meanwhile without any request (a CPU tick is 10 ms: a few seconds are needed)
+  const idleBefore = cpuMs(pid)
+  const idleStarted = performance.now()
+  await new Promise((r) => setTimeout(r, IDLE_WINDOW_S * 1000))
+  const backgroundCores = (cpuMs(pid) - idleBefore) / (performance.now() - idleStarted)
   // a page that takes seconds alone would keep 16 users busy for minutes: then each asks once
   const cap = singleP50 > 1000 ? CONCURRENCY : Infinity
   let launched = 0
@@ -96,12 +107,18 @@ async function concurrent(pid: number, port: number, url: string, cookie: string
   )
   const seconds = (performance.now() - started) / 1000
   const cpu = cpuMs(pid) - cpuBefore
-  return { rps: done / seconds, cpuPerRequest: cpu / done, cores: cpu / 1000 / seconds, requests: done, failed }
+  const netCpu = Math.max(0, cpu - backgroundCores * seconds * 1000)
+  return { rps: done / seconds, cpuPerRequest: cpu / done, netCpuPerRequest: netCpu / done, backgroundCores, cores: cpu / 1000 / seconds, requests: done, failed }
 }
+
+const statusField = (pid: number, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN)
+const peakMemoryMb = (pid: number) => (statusField(pid, 'VmHWM') / 1024).toFixed(0)
+const memoryMb = (pid: number) => (statusField(pid, 'VmRSS') / 1024).toFixed(0)
 
 async function main() {
   if (!fs.existsSync(path.join(root, 'build/server/index.js'))) throw new Error('No production build: run `npm run build` first.')
-  const file = await benchDatabase(undefined, !STALE_FLEET)
+  const scale = scaleName()
+  const file = await benchDatabase(undefined, !STALE_FLEET, scale)
   const db = new Database(file)
   const firstAgent = (org: string) => (db.prepare(`SELECT id FROM "Agent" WHERE "organizationId" = ? ORDER BY "clientName" LIMIT 1`).get(org) as { id: string } | undefined)?.id
   const profileDir = path.join(root, 'bench/.out/profiles')
@@ -112,7 +129,7 @@ async function main() {
     for (let i = 0; i < 60 && !firstAgent(DEMO_ORG_ID); i++) await new Promise((r) => setTimeout(r, 1000))
     const cookie = createSession(file, DEMO_USERS.owner.id)
     const orgs = [
-      { label: 'bench (10,000 agents)', id: BENCH_ORG_ID, project: 'bench-prj-000000000', agent: firstAgent(BENCH_ORG_ID) },
+      { label: `bench (${scale === '10k' ? '10,000' : '20,000'} agents)`, id: BENCH_ORG_ID, project: 'bench-prj-000000000', agent: firstAgent(BENCH_ORG_ID) },
       { label: 'demo (6 agents)', id: DEMO_ORG_ID, project: 'demo-prj-main-stage0', agent: firstAgent(DEMO_ORG_ID) },
     ]
     db.close()
@@ -141,24 +158,24 @@ async function main() {
     ]
     const rows: string[] = []
     const json: unknown[] = []
-    const header = `| page | org | status | KB (wire) | p50 / p95 ms | req/s @${CONCURRENCY} | CPU ms/req |`
+    const header = `| page | org | status | KB (wire) | p50 / p95 ms | req/s @${CONCURRENCY} | CPU ms/req | net of idle |`
     console.log(`load average ${loadAverage()}, ${CONCURRENCY} users x ${DURATION_S} s per page\n`)
     console.log(header)
-    console.log('|---|---|---|---|---|---|---|')
+    console.log('|---|---|---|---|---|---|---|---|')
     const run = async (page: Page, org: string) => {
-      if (ONLY && !page.name.includes(ONLY) && !page.url.includes(ONLY)) return
+      if (ONLY.length && !ONLY.some((only) => page.name.includes(only) || page.url.includes(only))) return
       const pageCookie = page.name.includes('signed out') ? '' : cookie
       if (!STALE_FLEET) keepFleetReporting(file)
       const s = await single(portal.port, page.url, pageCookie)
       const c = await concurrent(portal.pid, portal.port, page.url, pageCookie, s.p50)
-      const line = `| ${page.name} | ${org} | ${s.status}${c.failed ? ` (${c.failed} failed)` : ''} | ${(s.bytes / 1024).toFixed(1)} (${(s.wire / 1024).toFixed(1)}) | ${s.p50.toFixed(0)} / ${s.p95.toFixed(0)} | ${c.rps.toFixed(1)} | ${c.cpuPerRequest.toFixed(1)} |`
+      const line = `| ${page.name} | ${org} | ${s.status}${c.failed ? ` (${c.failed} failed)` : ''} | ${(s.bytes / 1024).toFixed(1)} (${(s.wire / 1024).toFixed(1)}) | ${s.p50.toFixed(0)} / ${s.p95.toFixed(0)} | ${c.rps.toFixed(1)} | ${c.cpuPerRequest.toFixed(1)} | ${c.netCpuPerRequest.toFixed(1)} |`
       console.log(line)
       rows.push(line)
       json.push({ page: page.name, org, url: page.url, ...s, ...c })
     }
     for (const o of orgs) for (const page of pagesOf(o)) await run(page, o.label)
     for (const page of common) await run(page, '-')
-    console.log(`\nload average at the end ${loadAverage()}`)
+    console.log(`\nload average at the end ${loadAverage()}; server peak memory ${peakMemoryMb(portal.pid)} MB (VmHWM), now ${memoryMb(portal.pid)} MB (VmRSS)`)
     fs.mkdirSync(path.join(root, 'bench/.out'), { recursive: true })
     const out = path.join(root, `bench/.out/pages-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
     fs.writeFileSync(out, JSON.stringify(json, null, 2))

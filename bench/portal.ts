@@ -5,48 +5,64 @@ import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
-import { BENCH_ORG_ID, BENCH_SIZES, seedFleet } from './seed-fleet'
+import { FLEET_SCALES, seedFleet, type FleetScale } from './seed-fleet'
 
 export const root = path.resolve(import.meta.dirname, '..')
 /** Bump when bench/seed-fleet.ts changes what it creates: the next run seeds a fresh file. */
-export const SEED_VERSION = `2:${JSON.stringify(BENCH_SIZES)}`
+export const seedVersion = (scale: FleetScale) => `3:${JSON.stringify(scale)}`
 export const BENCH_DIR = path.join(root, 'bench/.data')
 
-/** The bench organization's database under bench/.data (gitignored), reused while its seed version matches. */
-export async function benchDatabase(file = process.env.BENCH_DB ?? path.join(BENCH_DIR, 'fleet.db'), keepReporting = true) {
+/** `--scale 100k` (bench/seed-fleet.ts FLEET_SCALES) from argv; 10k without it. */
+export function scaleName(argv = process.argv): keyof typeof FLEET_SCALES {
+  const name = argv.includes('--scale') ? argv[argv.indexOf('--scale') + 1] : '10k'
+  if (name !== '10k' && name !== '100k') throw new Error(`--scale ${name}: use 10k or 100k`)
+  return name
+}
+
+/**
+ * The bench database under bench/.data (gitignored; fleet.db, fleet-100k.db with `--scale 100k`),
+ * reused while its seed version matches.
+ */
+export async function benchDatabase(file?: string, keepReporting = true, scale = scaleName()) {
+  file ??= process.env.BENCH_DB ?? path.join(BENCH_DIR, scale === '10k' ? 'fleet.db' : `fleet-${scale}.db`)
+  const sizes = FLEET_SCALES[scale]
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const marker = `${file}.seed-version`
   const current = fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''
-  if (current !== SEED_VERSION || !fs.existsSync(file)) {
-    console.log(`Seeding ${file} (10,000 agents, 200,000 devices; ~20-60 s) ...`)
+  if (current !== seedVersion(sizes) || !fs.existsSync(file)) {
+    const agents = sizes.agents + sizes.otherAgents
+    console.log(`Seeding ${file} (${agents.toLocaleString('en')} agents, ${(agents * sizes.devicesPerAgent).toLocaleString('en')} devices) ...`)
     fs.rmSync(marker, { force: true })
     const started = Date.now()
-    console.log(await seedFleet(`file:${file}`), `${((Date.now() - started) / 1000).toFixed(1)} s`)
-    fs.writeFileSync(marker, SEED_VERSION)
+    const log = (line: string) => console.log(`  ${((Date.now() - started) / 1000).toFixed(0)} s: ${line}`)
+    console.log(await seedFleet(`file:${file}`, sizes, log), `${((Date.now() - started) / 1000).toFixed(1)} s`)
+    fs.writeFileSync(marker, seedVersion(sizes))
   }
   if (keepReporting) keepFleetReporting(file)
   return file
 }
 
 /**
- * Moves the bench organization's last-seen times forward so the newest is now, as if its agents had
+ * Moves the bench organizations' last-seen times forward so the newest is now, as if its agents had
  * kept reporting since the seed. Without it a reused database drifts: every agent goes silent, the
  * server's offline sweeper raises an 'Agent offline' issue on each system (7,000 critical issues, and
  * thousands of transactions and change events during the run) and pages cost more than on a fresh seed.
  * bench/pages.ts calls it between pages (a page's run is far shorter than the 5-minute offline delay).
  */
-export function keepFleetReporting(file: string, organizationId = BENCH_ORG_ID) {
+export function keepFleetReporting(file: string) {
   const db = new Database(file)
+  // every organization bench/seed-fleet.ts made (ids 'bench-org-...'), not the demo's live agents
+  const organizations = `"organizationId" >= 'bench-org-' AND "organizationId" < 'bench-org.'`
   try {
-    const { newest } = db.prepare(`SELECT MAX("lastSeen") AS newest FROM "Agent" WHERE "organizationId" = ?`).get(organizationId) as { newest: string | null }
+    const { newest } = db.prepare(`SELECT MAX("lastSeen") AS newest FROM "Agent" WHERE ${organizations}`).get() as { newest: string | null }
     if (!newest) return
     const shiftMs = Date.now() - Date.parse(newest)
     if (shiftMs <= 0) return
     // Prisma's SQLite DateTime text ('2026-11-24T13:10:33.123+00:00'), shifted in julian days
     db.prepare(
       `UPDATE "Agent" SET "lastSeen" = strftime('%Y-%m-%dT%H:%M:%f+00:00', julianday(substr("lastSeen", 1, 23)) + ? / 86400000.0)
-       WHERE "organizationId" = ? AND "lastSeen" IS NOT NULL`,
-    ).run(shiftMs, organizationId)
+       WHERE ${organizations} AND "lastSeen" IS NOT NULL`,
+    ).run(shiftMs)
   } finally {
     db.close()
   }
@@ -88,6 +104,8 @@ export async function startPortal(file: string, env: Record<string, string> = {}
       SIMULATOR_AGENTS: '0',
       FEATURE_DASHBOARDS: 'true',
       LOG_LEVEL: 'warn',
+      // the build on disk is what is measured (`npm run build` first): no silent rebuild inside a run
+      PIXELFLEET_SKIP_BUILD: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,17 +7,20 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import vm from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { patchRouterSource } from '../../server/route-match-cache'
+import { patchRemixRoutesSource, patchRouterSource } from '../../server/route-match-cache'
 
 const require = createRequire(import.meta.url)
 const file = require.resolve('@remix-run/router')
 const source = fs.readFileSync(file, 'utf8')
 
-type Router = { matchRoutes: (routes: unknown[], location: string) => Array<{ route: { id: string }; params: Record<string, string>; pathname: string; pathnameBase: string }> | null; matchPath: (pattern: { path: string; caseSensitive?: boolean; end?: boolean }, pathname: string) => unknown }
+type DataRoute = { id: string; path?: string; index?: boolean; hasErrorBoundary?: boolean; children?: DataRoute[] }
+type Router = {
+  UNSAFE_convertRoutesToDataRoutes: (routes: unknown[], mapRouteProperties: (route: unknown) => object, parentPath?: string[], manifest?: Record<string, unknown>) => DataRoute[]
+  matchRoutes: (routes: unknown[], location: string) => Array<{ route: { id: string }; params: Record<string, string>; pathname: string; pathnameBase: string }> | null; matchPath: (pattern: { path: string; caseSensitive?: boolean; end?: boolean }, pathname: string) => unknown }
 
-function load(code: string): Router {
-  const module = { exports: {} as Router }
-  vm.runInThisContext(`(function (exports, require, module) {${code}\n})`)(module.exports, require, module)
+function load<T = Router>(code: string, requireFrom = require): T {
+  const module = { exports: {} as T }
+  vm.runInThisContext(`(function (exports, require, module) {${code}\n})`)(module.exports, requireFrom, module)
   return module.exports
 }
 
@@ -68,5 +71,58 @@ describe('route match cache', () => {
     expect(patched.matchPath({ path: '/a', end: true }, '/a/b')).toBeNull()
     expect(patched.matchPath({ path: '/A', caseSensitive: true }, '/a')).toBeNull()
     expect(patched.matchPath({ path: '/A' }, '/a')).not.toBeNull()
+  })
+
+  it('gives every caller its own match objects', () => {
+    const patched = load(patchRouterSource(source)!)
+    const first = patched.matchRoutes(routes, '/organization/o1/projects/p1/agents')!
+    first[0].params.organizationId = 'changed'
+    first[1].pathname = 'changed'
+    const again = patched.matchRoutes(routes, '/organization/o1/projects/p1/agents')!
+    expect(again[0].params.organizationId).toBe('o1')
+    expect(again[1].pathname).toBe('/organization/o1')
+    // one params object per call, shared by its matches, as the library does
+    expect(again[0].params).toBe(again[again.length - 1].params)
+  })
+
+  it("converts a route tree to data routes once, filling every caller's manifest", () => {
+    const original = load(source)
+    const patched = load(patchRouterSource(source)!)
+    const mapProps = (route: unknown) => ({ hasErrorBoundary: (route as { id: string }).id === 'org' })
+    const manifests = [{}, {}] as Record<string, unknown>[]
+    const first = patched.UNSAFE_convertRoutesToDataRoutes(routes, mapProps, undefined, manifests[0])
+    const second = patched.UNSAFE_convertRoutesToDataRoutes(routes, mapProps, undefined, manifests[1])
+    expect(second).toBe(first)
+    const reference: Record<string, unknown> = {}
+    expect(JSON.stringify(first)).toBe(JSON.stringify(original.UNSAFE_convertRoutesToDataRoutes(routes, mapProps, undefined, reference)))
+    for (const manifest of manifests) expect(Object.keys(manifest).sort()).toEqual(Object.keys(reference).sort())
+    expect(manifests[1].org).toBe(first[0].children!.find((r) => r.id === 'org'))
+    // a tree with a lazy route is converted on every call (the router replaces its properties when loaded)
+    const lazy = [{ id: 'lazy', path: 'x', lazy: () => Promise.resolve({}) }]
+    expect(patched.UNSAFE_convertRoutesToDataRoutes(lazy, mapProps)).not.toBe(patched.UNSAFE_convertRoutesToDataRoutes(lazy, mapProps))
+  })
+
+  it("builds Remix's server routes once per manifest while the route modules stay the same", () => {
+    const remixFile = require.resolve('@remix-run/react/dist/routes.js')
+    const remixSource = fs.readFileSync(remixFile, 'utf8')
+    expect(patchRemixRoutesSource(remixSource)).not.toBeNull()
+    type Remix = { createServerRoutes: (manifest: object, modules: Record<string, object>, future: object, isSpaMode: boolean) => Array<{ id: string; children?: unknown[] }> }
+    const fromRemix = createRequire(remixFile)
+    const original = load<Remix>(remixSource, fromRemix)
+    const patched = load<Remix>(patchRemixRoutesSource(remixSource)!, fromRemix)
+    const manifest = {
+      root: { id: 'root', path: '', hasLoader: true },
+      about: { id: 'about', parentId: 'root', path: 'about', hasLoader: true },
+      index: { id: 'index', parentId: 'root', index: true, hasLoader: false },
+    }
+    const modules = () => ({ root: { default: () => null }, about: { default: () => null, handle: { crumb: 'About' } }, index: { default: () => null } })
+    const stable = modules()
+    const first = patched.createServerRoutes(manifest, { ...stable }, {}, false)
+    expect(patched.createServerRoutes(manifest, { ...stable }, {}, false)).toBe(first)
+    const summary = (r: unknown) => JSON.stringify(r, (_k, v) => (typeof v === 'function' ? 'fn' : v))
+    expect(summary(first)).toBe(summary(original.createServerRoutes(manifest, stable, {}, false)))
+    // another module for a route (a new build in development) builds the tree again
+    expect(patched.createServerRoutes(manifest, { ...stable, about: { default: () => null } }, {}, false)).not.toBe(first)
+    expect(patched.createServerRoutes(manifest, modules(), {}, true)).not.toBe(first)
   })
 })
