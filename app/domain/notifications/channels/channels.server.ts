@@ -157,9 +157,23 @@ export async function testChannel(actor: Actor, raw: unknown): Promise<{ message
   })
   // The test button answers with the first attempt's outcome; retries continue in the background.
   await deliverDueChannelMessages()
-  const row = deliveryId ? await prisma.channelDelivery.findUnique({ where: { id: deliveryId } }) : null
+  const row = deliveryId ? await firstAttemptOf(deliveryId) : null
   emitChange({ organizationId: organization, kind: 'organization' })
   return { message: row?.status === 'sent' ? 'Test message delivered' : 'Test message queued; see the delivery log', delivery: row ? toLogRow(row) : null }
+}
+
+/**
+ * The delivery after its first attempt. The background sender, woken by the new row, may have
+ * claimed it before this request's own run: then wait for its attempt (bounded by the channel
+ * timeout) rather than answer "queued" for a message that is being delivered right now.
+ */
+async function firstAttemptOf(deliveryId: string) {
+  const deadline = Date.now() + getConfig().CHANNEL_TIMEOUT_MS + 5_000
+  for (;;) {
+    const row = await prisma.channelDelivery.findUnique({ where: { id: deliveryId } })
+    if (!row || row.attempts > 0 || row.status !== 'pending' || Date.now() >= deadline) return row
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
 }
 
 export type DeliveryLogRow = {
