@@ -79,18 +79,24 @@ export type SweepResult = { raised: string[]; cleared: string[] }
  *
  * Both checks are one query each that returns only the systems whose state changes (the presence
  * rule of the Connected tag, agents/derived.ts isConnected, with each project's delay, written in
- * SQL): raising walks the index on Agent.lastSeen over the silent agents only, clearing the index
+ * SQL): raising walks the index on Agent.lastSeen over the agents silent for longer than the
+ * shortest delay (and at most LOOK_BACK_MS) only, clearing the index
  * on (Issue.kind, key, isActive) over the active offline issues only. Loading every silent system
  * into the process cost 160-200 ms of CPU per sweep on 10,000 agents (issue #26).
  */
 export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult> {
   const t = now.getTime()
   const cutoff = delayCutoff(now)
+  // The shortest delay any system has bounds the index range from above: with a bound of the
+  // smallest allowed delay (1 minute) the range held every healthy agent pinging every few minutes.
+  const [shortest] = await prisma.$queryRaw<{ minutes: number | bigint | null }[]>(Prisma.sql`SELECT MIN("offlineAlarmMinutes") AS minutes FROM "Project"`)
+  // systems without a project have the default delay
+  const minMinutes = Math.max(OFFLINE_MINUTES.min, Math.min(OFFLINE_MINUTES.default, Number(shortest?.minutes ?? OFFLINE_MINUTES.default)))
   const silent = await prisma.$queryRaw<SilentSystem[]>(Prisma.sql`
     SELECT s."id" AS id, a."organizationId" AS "organizationId", COALESCE(p."offlineAlarmMinutes", ${Prisma.raw(String(OFFLINE_MINUTES.default))}) AS minutes, i."id" AS "issueId"
     FROM "Agent" a JOIN "System" s ON s."agentId" = a."id" LEFT JOIN "Project" p ON p."id" = s."projectId"
     LEFT JOIN "Issue" i ON i."systemId" = s."id" AND ${offlineIssue}
-    WHERE a."lastSeen" < ${new Date(t - OFFLINE_MINUTES.min * 60_000)} AND a."lastSeen" >= ${new Date(t - LOOK_BACK_MS)}
+    WHERE a."lastSeen" <= ${new Date(t - minMinutes * 60_000)} AND a."lastSeen" >= ${new Date(t - LOOK_BACK_MS)}
       AND a."organizationId" IS NOT NULL AND ${isTrue('a."enabled"')}
       AND a."lastSeen" <= ${cutoff} AND (i."id" IS NULL OR NOT (${isTrue('i."isActive"')}))`)
   const raised: { id: string; organizationId: string; systemId: string }[] = []
