@@ -234,6 +234,11 @@ describe('offline alarm', () => {
     // Silent again: a new activation.
     await sweepOfflineAgents(at(22))
     expect(await offlineIssue()).toMatchObject({ isActive: true, activation: 2 })
+    // Disabled while silent: no longer watched, so its alarm clears and is not raised again.
+    await prisma.agent.update({ where: { id: w.agent.id }, data: { enabled: false } })
+    expect((await sweepOfflineAgents(at(23))).cleared).toEqual([raised.id])
+    expect((await sweepOfflineAgents(at(24))).raised).toEqual([])
+    expect((await offlineIssue())!.isActive).toBe(false)
   })
 })
 

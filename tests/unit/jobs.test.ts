@@ -120,4 +120,30 @@ describe('startPoller', () => {
     await poller.idle()
     expect(runs).toBe(3)
   })
+
+  it('sleeps until the next due time it is told, not its interval, and not at all after stop', async () => {
+    let runs = 0
+    let due: Date | null = null
+    const poller = startPoller({
+      name: 'due test',
+      intervalMs: HOUR,
+      tracker: failureTracker('due test', recordingLog().log),
+      run: async () => void runs++,
+      nextDueAt: async () => due,
+    })
+    await poller.kick()
+    expect(runs).toBe(1)
+    // told that work is due now: it runs again by itself (real timers; waited for, not timed)
+    due = new Date()
+    await poller.kick()
+    due = null
+    const limit = Date.now() + 60_000
+    while (runs < 3 && Date.now() < limit) await new Promise((resolve) => setTimeout(resolve, 20))
+    await poller.idle()
+    expect(runs).toBe(3)
+    // nothing due after the third run: it sleeps for its interval (an hour); stopped, it never runs again
+    due = new Date()
+    await poller.stop()
+    expect(runs).toBe(3)
+  })
 })

@@ -5,9 +5,14 @@ import { counter, gauge } from '~/utils/metrics.server'
 
 /**
  * The one way background work runs in a server process (mail sender, channel sender, notification
- * delivery, offline sweep): a tick every `intervalMs`, an early run when the change bus announces
- * work for it, never two runs of the same poller at once, and a run asked for while one is under
- * way happens right after it (so a wake-up is never lost).
+ * delivery, offline sweep): a run `intervalMs` after the last one, an early run when the change bus
+ * announces work for it, never two runs of the same poller at once, and a run asked for while one is
+ * under way happens right after it (so a wake-up is never lost).
+ *
+ * A poller that knows when its next work becomes due (`nextDueAt`: the earliest nextAttemptAt, a
+ * batch window's end) sleeps until then instead, and its interval is only a safety net for work
+ * written by another node that died before doing it: an idle server runs no query per second
+ * (issue #26, docs/decisions/050-idle-pollers-sleep-until-due.md).
  *
  * Failures are told once: "X is failing: <reason>" on the first failed run, nothing on the ones
  * after it, "X recovered after N failures" on the first good run. While the database is down every
@@ -57,7 +62,18 @@ export type PollerOptions = {
   /** run once at start (picks up what a previous process left) */
   runAtStart?: boolean
   tracker?: FailureTracker
+  /**
+   * After each run: when the next work becomes due as far as the database says (null: nothing
+   * known). The poller runs then if that is before its interval ends; new work must wake it
+   * (queues, wakeOn) or wait for the interval.
+   */
+  nextDueAt?: () => Promise<Date | null>
 }
+
+/** Due-time runs are at least this far apart: a row that stays due (a sender without transport) must not spin. */
+const MIN_DUE_SLEEP_MS = 250
+/** After a failed run the next one comes at most this late, so a recovered database is noticed soon. */
+const FAILURE_RETRY_MS = 5_000
 
 export type Poller = {
   /** runs now (or right after the run under way); resolves when that run ended */
@@ -72,13 +88,27 @@ export function startPoller(options: PollerOptions): Poller {
   let running: Promise<void> | null = null
   let again = false
   let stopped = false
+  let timer: NodeJS.Timeout | null = null
 
-  const runOnce = async () => {
+  const sleepUntil = (at: number) => {
+    if (timer) clearTimeout(timer)
+    timer = null
+    if (stopped) return
+    timer = setTimeout(() => void kick(), Math.max(0, at - Date.now()))
+    timer.unref()
+  }
+
+  /** One run; returns when the next one is due. */
+  const runOnce = async (): Promise<number> => {
     try {
       await options.run()
+      const due = options.nextDueAt ? await options.nextDueAt() : null
       tracker.succeeded()
+      const safetyNet = Date.now() + options.intervalMs
+      return due ? Math.min(safetyNet, Math.max(due.getTime(), Date.now() + MIN_DUE_SLEEP_MS)) : safetyNet
     } catch (error) {
       tracker.failed(error)
+      return Date.now() + Math.min(options.intervalMs, FAILURE_RETRY_MS)
     }
   }
   const kick = (): Promise<void> => {
@@ -88,17 +118,18 @@ export function startPoller(options: PollerOptions): Poller {
       return running
     }
     running = (async () => {
+      let next: number
       do {
         again = false
-        await runOnce()
+        next = await runOnce()
       } while (again && !stopped)
+      sleepUntil(next)
       running = null
     })()
     return running
   }
 
-  const timer = setInterval(() => void kick(), options.intervalMs)
-  timer.unref()
+  sleepUntil(Date.now() + options.intervalMs)
   const queues = new Set(options.queues ?? [])
   const offWork = queues.size ? onWork((queue) => queues.has(queue) && void kick()) : () => {}
   const offChange = options.wakeOn ? onChange((event) => options.wakeOn!(event) && void kick()) : () => {}
@@ -112,7 +143,8 @@ export function startPoller(options: PollerOptions): Poller {
     idle,
     stop: async () => {
       stopped = true
-      clearInterval(timer)
+      if (timer) clearTimeout(timer)
+      timer = null
       offWork()
       offChange()
       await idle()

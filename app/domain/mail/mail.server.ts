@@ -1,9 +1,10 @@
 import nodemailer, { type Transporter } from 'nodemailer'
-import { type OutboxEmail } from '@prisma/client'
+import { Prisma, type OutboxEmail } from '@prisma/client'
 import { prisma } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
 import { singleton } from '~/utils/singleton.server'
 import { counter } from '~/utils/metrics.server'
+import { announceWork } from '../events/bus.server'
 import { workDue } from '../jobs/due.server'
 import { LEASE_MS, MAIL_MAX_ATTEMPTS, retryDelayMs } from '../jobs/retry'
 
@@ -11,6 +12,8 @@ export type OutgoingMail = { to: string; subject: string; text: string; html?: s
 
 /** A failed send is retried for about a day (the mail delay table, app/domain/jobs/retry.ts), then given up. */
 export const MAX_ATTEMPTS = MAIL_MAX_ATTEMPTS
+/** The queue name the background sender wakes on (announceWork): a failed attempt set a new nextAttemptAt. */
+export const MAIL_QUEUE = 'mail'
 /** A message being sent at once is not picked up by a sender (node) before this. */
 const CLAIM_MS = LEASE_MS.mail
 
@@ -61,11 +64,23 @@ export async function attemptDelivery(record: OutboxEmail): Promise<OutboxEmail>
     if (config.LOG_LEVEL !== 'silent') {
       console.error(`[mail] SMTP delivery to ${record.to} failed (attempt ${attempts}${delay ? `, retry in ${Math.round(delay / 1000)} s` : ', giving up'}): ${message}`)
     }
-    return prisma.outboxEmail.update({
+    const updated = await prisma.outboxEmail.update({
       where: { id: record.id },
       data: { attempts, error: message, nextAttemptAt: delay === undefined ? null : new Date(Date.now() + delay) },
     })
+    // the sender sleeps until the earliest retry it knows of: this one may be earlier
+    if (delay !== undefined) announceWork(MAIL_QUEUE)
+    return updated
   }
+}
+
+/** When the earliest unsent message is due for an attempt (one indexed MIN); null without SMTP or when none waits. */
+export async function nextMailAttemptAt(): Promise<Date | null> {
+  if (!transport()) return null
+  const [row] = await prisma.$queryRaw<{ at: Date | string | null }[]>(
+    Prisma.sql`SELECT MIN("nextAttemptAt") AS at FROM "OutboxEmail" WHERE "nextAttemptAt" IS NOT NULL AND "sentAt" IS NULL`,
+  )
+  return row?.at ? new Date(row.at) : null
 }
 
 /**

@@ -1,6 +1,6 @@
 import { onChange } from '../events/bus.server'
 import { failureTracker, startPoller } from '../jobs/poller.server'
-import { flushNotifications } from './flush.server'
+import { flushNotifications, nextFlushAt } from './flush.server'
 import { REPEAT_CHECK_MS, queueRepeats } from './follow-ups.server'
 import { onIssueChangeEvent } from './queue-deliveries.server'
 import { getConfig } from '~/utils/env.server'
@@ -28,19 +28,29 @@ export { queueRepeats, queueResolved } from './follow-ups.server'
 export { onIssueChangeEvent, onIssuesActivated, releaseMutedDeliveries, type IssueActivation } from './queue-deliveries.server'
 
 /**
- * Listens for 'issue' change events and flushes on a short tick (app/domain/jobs/poller.server.ts).
+ * Listens for 'issue' change events (every node hears every node's: app/domain/events/remote.server.ts)
+ * and flushes when the earliest pending batch window ends (app/domain/jobs/poller.server.ts), with
+ * the repeat check once a minute as its safety net: an idle server runs no flush query per second.
  * Evaluations and flushes never overlap (one poller runs both). `idle` waits for work in flight;
  * `stop` ends both and waits, so tests exit.
  */
 export function startNotificationDelivery(): { idle: () => Promise<void>; stop: () => Promise<void> } {
-  const windowMs = getConfig().NOTIFY_BATCH_MS
   // Events arriving while a run is under way are coalesced into the next one (busy ingest, one query set).
   let changed = new Set<string>()
   let lastRepeatCheck = 0
   const poller = startPoller({
     name: 'notification delivery',
-    intervalMs: Math.min(Math.max(windowMs, 100), 1000),
+    // each run also releases muted deliveries whose window ended and takes back expired claims:
+    // both are checked at least this often
+    intervalMs: REPEAT_CHECK_MS,
     tracker: failureTracker('notification delivery'),
+    // picks up what a previous process left pending
+    runAtStart: true,
+    nextDueAt: async () => {
+      const flushAt = await nextFlushAt(getConfig().NOTIFY_BATCH_MS)
+      const repeatAt = new Date(lastRepeatCheck + REPEAT_CHECK_MS)
+      return flushAt && flushAt < repeatAt ? flushAt : repeatAt
+    },
     run: async () => {
       if (changed.size) {
         const ids = [...changed]

@@ -1,3 +1,5 @@
+import { Prisma } from '@prisma/client'
+import { isTrue } from '../fleet/dialect.server'
 import { LARGE_TRANSACTION } from '../large-transaction'
 import { LEASE_MS } from '../jobs/retry'
 import { sendMail } from '../mail/mail.server'
@@ -20,6 +22,19 @@ async function claim<R extends { id: string }>(rows: R[], now: Date): Promise<R[
     return won
   }, LARGE_TRANSACTION)
   return claimed
+}
+
+/**
+ * When the flusher next has something to send: now when an urgent row is pending, else the end of
+ * the oldest pending row's batch window; null when nothing is pending. One indexed query over the
+ * pending rows (index status, createdAt), cheap enough to run after every poller run.
+ */
+export async function nextFlushAt(windowMs: number): Promise<Date | null> {
+  const [row] = await prisma.$queryRaw<{ oldest: Date | string | null; urgent: number | bigint | null }[]>(Prisma.sql`
+    SELECT MIN("createdAt") AS oldest, MAX(CASE WHEN ${isTrue('"urgent"')} THEN 1 ELSE 0 END) AS urgent
+    FROM "NotificationDelivery" WHERE "status" = ${STATUS.pending}`)
+  if (!row?.oldest) return null
+  return Number(row.urgent) > 0 ? new Date() : new Date(new Date(row.oldest).getTime() + windowMs)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { Prisma } from '@prisma/client'
 import { type ChannelEvent, SIGNATURE_HEADER, TIMESTAMP_HEADER, renderBody, signBody } from './payloads.server'
 import { assertPublicDestination, guardedFetch, parseChannelUrl } from './url-guard.server'
 import { prisma, isUniqueViolation } from '~/utils/db.server'
@@ -131,7 +132,20 @@ export async function deliverDueChannelMessages(options: SenderOptions = {}): Pr
   )
 }
 
-/** Background sender, like the mail sender: state is in the rows, so restarts and several nodes are fine; new rows wake it at once. */
-export function startChannelSender(intervalMs = 2_000) {
-  return startPoller({ name: 'channel sender', intervalMs, run: () => deliverDueChannelMessages(), queues: [CHANNEL_QUEUE], runAtStart: true })
+/**
+ * When the earliest pending row becomes due (one indexed MIN over (status, nextAttemptAt)); null
+ * when none is pending. Raw SQL: it runs after every send run, and Prisma's query building cost
+ * several times the query itself.
+ */
+export async function nextChannelAttemptAt(): Promise<Date | null> {
+  const [row] = await prisma.$queryRaw<{ at: Date | string | null }[]>(Prisma.sql`SELECT MIN("nextAttemptAt") AS at FROM "ChannelDelivery" WHERE "status" = 'pending'`)
+  return row?.at ? new Date(row.at) : null
+}
+
+/** How long the sender sleeps when no pending row is known: new rows wake it (announceWork); this only catches rows a node that died wrote and never announced. */
+export const CHANNEL_SAFETY_NET_MS = 30_000
+
+/** Background sender, like the mail sender: state is in the rows, so restarts and several nodes are fine; new rows wake it at once, retries at their due time. */
+export function startChannelSender(intervalMs = CHANNEL_SAFETY_NET_MS) {
+  return startPoller({ name: 'channel sender', intervalMs, run: () => deliverDueChannelMessages(), nextDueAt: nextChannelAttemptAt, queues: [CHANNEL_QUEUE], runAtStart: true })
 }
