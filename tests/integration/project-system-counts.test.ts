@@ -12,6 +12,7 @@ import { announceIngestChanges } from '../../app/domain/events/ingest-origin.ser
 import { emitChange } from '~/domain/events/bus.server'
 import { PROJECT_COUNTS_CACHE_MS, projectSystemCounts } from '~/domain/fleet/project-system-counts.server'
 import { projectSystemTags } from '~/domain/fleet/project-systems.server'
+import { listProjects } from '~/domain/projects/projects.server'
 import { prisma } from '~/utils/db.server'
 
 let orgId: string
@@ -64,5 +65,10 @@ describe('projects list counts', () => {
     await prisma.system.update({ where: { id: system.id }, data: { projectId: null } })
     emitChange({ organizationId: orgId, kind: 'system', ids: [system.id] })
     expect((await projectSystemTags(owner, orgId))[projectId]).toMatchObject({ total: 2, connected: 1, unknown: 1 })
+    // the same pass holds the unassigned systems (key null) and feeds the list's totals (decision 052)
+    expect((await projectSystemCounts(orgId)).get(null)).toMatchObject({ total: 1 })
+    const list = await listProjects(owner, orgId)
+    expect(list.systems).toEqual({ total: 3, unassigned: 1 })
+    expect(list.projects.map((p) => [p.name, p.systemsCount])).toEqual([['Stage', 2]])
   })
 })
