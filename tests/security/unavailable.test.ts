@@ -17,6 +17,7 @@ import { DEMO_ORG_ID, DEMO_PASSWORD, DEMO_USERS } from '../../prisma/seed-data'
 import { withoutVitest } from '../../server/build'
 import { type RunningPortal } from '../e2e/harness'
 import { createTestDatabase } from '../setup/test-db'
+import { runToExit } from '../setup/run-to-exit'
 
 /**
  * The real portal (server/start.ts, production build) in a child process on ephemeral ports, as
@@ -157,7 +158,12 @@ async function freePort(): Promise<number> {
   let portal: RunningPortal | undefined
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pixelfleet-pg-down-'))
   // initdb refuses to run as root: the cluster belongs to the postgres user then
-  const asOwner = (command: string, args: string[]) => execFileSync(isRoot ? 'runuser' : command, isRoot ? ['-u', 'postgres', '--', command, ...args] : args, { stdio: 'pipe', timeout: 120_000 })
+  // Asynchronous on purpose: initdb and pg_ctl take minutes at load 20, and a synchronous child
+  // freezes the vitest worker (its calls to the main process then time out, tests/setup/run-to-exit.ts).
+  const asOwner = async (command: string, args: string[]) => {
+    const result = await runToExit(isRoot ? 'runuser' : command, isRoot ? ['-u', 'postgres', '--', command, ...args] : args, { timeoutMs: 180_000 })
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr || result.stdout}`)
+  }
   let port = 0
   const pgCtl = (...args: string[]) => asOwner(`${pgBin}/pg_ctl`, ['-D', `${dir}/data`, '-l', `${dir}/server.log`, '-w', '-t', '120', ...args])
   const start = () => pgCtl('-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start')
@@ -165,7 +171,7 @@ async function freePort(): Promise<number> {
   afterAll(async () => {
     await portal?.stop()
     try {
-      pgCtl('-m', 'immediate', 'stop')
+      await pgCtl('-m', 'immediate', 'stop')
     } catch {
       // already stopped
     }
@@ -174,21 +180,21 @@ async function freePort(): Promise<number> {
 
   it('answers 503 with Retry-After while PostgreSQL is down, and recovers without a restart', async () => {
     if (isRoot) execFileSync('chown', ['postgres', dir])
-    asOwner(`${pgBin}/initdb`, ['-D', `${dir}/data`, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8'])
+    await asOwner(`${pgBin}/initdb`, ['-D', `${dir}/data`, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8'])
     port = await freePort()
-    start()
+    await start()
     portal = await startPortalPatiently({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/postgres` })
     const c = client(portal)
     await c.signIn()
     expect((await c.createNote()).status).toBe(200)
 
-    pgCtl('-m', 'fast', 'stop')
+    await pgCtl('-m', 'fast', 'stop')
     expectUnavailablePage(await eventually(() => c.page(`/organization/${DEMO_ORG_ID}/projects`), (a) => a.status !== 200, 'the signed-in page to fail'))
     expectUnavailablePage(await c.page('/login'))
     expectUnavailablePage(await c.signInForm())
     expectUnavailableApi(await c.createNote())
 
-    start()
+    await start()
     await eventually(() => c.page(`/organization/${DEMO_ORG_ID}/projects`), (a) => a.status === 200, 'the signed-in page to answer again')
     await c.signIn()
     expect((await c.createNote()).status).toBe(200)
