@@ -19,66 +19,47 @@ const windowRow = z.object({
   next: z.object({ start: z.string(), end: z.string() }).nullable(),
 })
 
+/** An issue as the issue list shows it (issue/get adds its activation and times). */
+const issueRow = z.object({
+  canManage: z.boolean(),
+  id: z.string(),
+  kind: z.string(),
+  key: z.string(),
+  severity: z.number(),
+  component: z.string(),
+  message: z.string(),
+  count: z.number(),
+  latestAt: z.string(),
+  isActive: z.boolean(),
+  acknowledged: z.boolean(),
+  acknowledgedBy: z.string(),
+  acknowledgedAt: z.string().nullable(),
+  clearedBy: z.string(),
+  comments: z.number(),
+  muted: z.boolean(),
+  systemId: z.string(),
+  system: z.string(),
+  agentId: z.string(),
+  agent: z.string(),
+})
+
 const windowAnswer = z.object({ window: windowRow })
 
 /** What each call of ../alarms.server.ts answers (JSON: times are ISO strings). */
 export const alarmsOutputs = {
   'issue/list': z.object({
-    issues: z.array(
-      z.object({
-        canManage: z.boolean(),
-        id: z.string(),
-        kind: z.string(),
-        key: z.string(),
-        severity: z.number(),
-        component: z.string(),
-        message: z.string(),
-        count: z.number(),
-        latestAt: z.string(),
-        isActive: z.boolean(),
-        acknowledged: z.boolean(),
-        acknowledgedBy: z.string(),
-        acknowledgedAt: z.string().nullable(),
-        clearedBy: z.string(),
-        comments: z.number(),
-        muted: z.boolean(),
-        systemId: z.string(),
-        system: z.string(),
-        agentId: z.string(),
-        agent: z.string(),
-      })
-    ),
+    issues: z.array(issueRow),
     page: z.number(),
     pageCount: z.number(),
     pageSize: z.number(),
     total: z.number(),
   }),
   'issue/get': z.object({
-    issue: z.object({
+    issue: issueRow.extend({
       deviceKey: z.string().nullable(),
       activation: z.number(),
       createdAt: z.string(),
       clearedAt: z.string().nullable(),
-      acknowledgedAt: z.string().nullable(),
-      canManage: z.boolean(),
-      id: z.string(),
-      kind: z.string(),
-      key: z.string(),
-      severity: z.number(),
-      component: z.string(),
-      message: z.string(),
-      count: z.number(),
-      latestAt: z.string(),
-      isActive: z.boolean(),
-      acknowledged: z.boolean(),
-      acknowledgedBy: z.string(),
-      clearedBy: z.string(),
-      comments: z.number(),
-      muted: z.boolean(),
-      systemId: z.string(),
-      system: z.string(),
-      agentId: z.string(),
-      agent: z.string(),
     }),
     history: z.array(z.object({ timestamp: z.string(), count: z.number() })),
     comments: z.array(z.object({ createdAt: z.string(), id: z.string(), kind: z.string(), authorName: z.string(), text: z.string() })),

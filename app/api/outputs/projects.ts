@@ -1,40 +1,25 @@
 import { z } from 'zod'
+import { type ProjectNode } from '~/domain/projects/projects.server'
 
-/** A project of the tree with its sub-projects (recursive: named ProjectNode in openapi.json). */
-export type ProjectNode = {
-  id: string
-  name: string
-  description: string
-  parentId: string | null
-  parentName: string | null
-  hasSubProjects: boolean
-  canView: boolean
-  canUpdate: boolean
-  canDelete: boolean
-  canUserAssignRole: boolean
-  canMetricsView: boolean
-  canCreateSubProject: boolean
-  systemsCount: number
-  linkTo: string
-  subRows: ProjectNode[]
-}
+/** A project of the tree with its sub-projects (recursive: named ProjectNode in openapi.json); the type is the domain's. */
+export type { ProjectNode }
 export const projectNode: z.ZodType<ProjectNode> = z.object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string(),
-    parentId: z.string().nullable(),
-    parentName: z.string().nullable(),
-    hasSubProjects: z.boolean(),
-    canView: z.boolean(),
-    canUpdate: z.boolean(),
-    canDelete: z.boolean(),
-    canUserAssignRole: z.boolean(),
-    canMetricsView: z.boolean(),
-    canCreateSubProject: z.boolean(),
-    systemsCount: z.number(),
-    linkTo: z.string(),
-    subRows: z.array(z.lazy(() => projectNode)),
-  })
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  parentId: z.string().nullable(),
+  parentName: z.string().nullable(),
+  hasSubProjects: z.boolean(),
+  canView: z.boolean(),
+  canUpdate: z.boolean(),
+  canDelete: z.boolean(),
+  canUserAssignRole: z.boolean(),
+  canMetricsView: z.boolean(),
+  canCreateSubProject: z.boolean(),
+  systemsCount: z.number(),
+  linkTo: z.string(),
+  subRows: z.array(z.lazy(() => projectNode)),
+})
 
 /** What each call of ../projects.server.ts answers (JSON: times are ISO strings). */
 export const projectsOutputs = {

@@ -1,37 +1,25 @@
 import { z } from 'zod'
 import { permission } from './common'
 
-const roleAnswer = z.object({
+/** A role as it is stored (the list adds whether it is in use and may be changed). */
+const role = z.object({
   id: z.string(),
-  role: z.object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string(),
-    organizationId: z.string(),
-    resourceType: z.number(),
-    permissions: z.array(permission),
-    assignableBy: z.array(z.string()),
-    isDefault: z.boolean(),
-  }),
+  name: z.string(),
+  description: z.string(),
+  organizationId: z.string(),
+  resourceType: z.number(),
+  permissions: z.array(permission),
+  assignableBy: z.array(z.string()),
+  isDefault: z.boolean(),
 })
+
+const roleAnswer = z.object({ id: z.string(), role })
 
 /** What each call of ../roles.server.ts answers (JSON: times are ISO strings). */
 export const rolesOutputs = {
   'auth/userRoleList': z.object({
     roles: z.array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        description: z.string(),
-        organizationId: z.string(),
-        resourceType: z.number(),
-        permissions: z.array(permission),
-        assignableBy: z.array(z.string()),
-        isDefault: z.boolean(),
-        inUse: z.boolean(),
-        editable: z.boolean(),
-        deletable: z.boolean(),
-      })
+      z.object({ ...role.shape, inUse: z.boolean(), editable: z.boolean(), deletable: z.boolean() })
     ),
     organizationId: z.string(),
     canCreate: z.boolean(),

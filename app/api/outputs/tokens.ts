@@ -1,18 +1,6 @@
 import { z } from 'zod'
 import { isoTime } from './common'
 
-const createdToken = z.object({
-  id: z.string(),
-  name: z.string(),
-  prefix: z.string(),
-  createdAt: isoTime,
-  lastUsedAt: isoTime.nullable(),
-  expiresAt: isoTime.nullable(),
-  scope: z.string(),
-  permissions: z.array(z.string()),
-  token: z.string(),
-})
-
 /** A token as lists show it (never its secret). */
 const tokenRow = z.object({
   id: z.string(),
@@ -24,6 +12,9 @@ const tokenRow = z.object({
   scope: z.string(),
   permissions: z.array(z.string()),
 })
+
+/** A token just created: the row plus its secret, shown this once. */
+const createdToken = tokenRow.extend({ token: z.string() })
 
 /** What each call of ../tokens.server.ts answers (JSON: times are ISO strings). */
 export const tokensOutputs = {
@@ -41,17 +32,6 @@ export const tokensOutputs = {
       tokenRow.extend({ createdByName: z.string().nullable() })
     ),
   }),
-  'organization/serviceTokenCreate': z.object({
-    id: z.string(),
-    name: z.string(),
-    prefix: z.string(),
-    createdAt: isoTime,
-    lastUsedAt: isoTime.nullable(),
-    expiresAt: isoTime.nullable(),
-    scope: z.string(),
-    permissions: z.array(z.string()),
-    token: z.string(),
-    createdByName: z.string().nullable(),
-  }),
+  'organization/serviceTokenCreate': createdToken.extend({ createdByName: z.string().nullable() }),
   'organization/serviceTokenRevoke': z.object({ revoked: z.boolean() }),
 }
