@@ -10,7 +10,7 @@ import { Session } from 'node:inspector/promises'
 import { PerformanceObserver } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { agentCallSchemas, type UpdateClientStateRequest } from '../protocol'
+import { agentCallSchemas } from '../protocol'
 import { loadConfig } from '../server/config'
 import { migrateDatabase } from '../server/migrate'
 import { setConfig } from '../app/utils/env.server'
@@ -18,6 +18,7 @@ import { disconnectDatabase, prisma } from '../app/utils/db.server'
 import { writeIngestOn } from '../ingest/pipeline.server'
 import { ingestRaw } from '../ingest/raw.server'
 import { openIngestDatabase } from '../ingest/sql-sqlite.server'
+import { stateOf } from './state-report'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({ options: { agents: { type: 'string', default: '500' }, rounds: { type: 'string', default: '40' }, batch: { type: 'string', default: '250' }, profile: { type: 'string', default: '' } } })
@@ -26,26 +27,6 @@ const ROUNDS = Number(values.rounds)
 const BATCH = Number(values.batch)
 const file = `/tmp/pixelfleet-ingest-cpu-${process.pid}.db`
 const databaseUrl = `file:${file}`
-
-/** As bench/ingest.ts: one processor, 8 receiver rows, a switch, a PDU, an alert and a deviation. */
-function stateOf(agent: number, minute: number, alertCount: number): UpdateClientStateRequest {
-  return {
-    systems: [
-      {
-        id: 'main',
-        name: `Stage ${agent}`,
-        devices: [
-          { id: 'proc', component: 'processor', product: 'MX40', serial: `P${agent}`, name: 'Processor', versionSoftware: '3.2.1', properties: { genlockFrequency: 50, inputSource: 'HDMI 1', inputFormat: '1080p50' } },
-          ...Array.from({ length: 8 }, (_, t) => ({ id: `rx-${t}`, component: 'receiver' as const, product: 'Tile', serial: `T${agent}-${t}`, name: `Tile row ${t}`, parent: 'proc', count: 3 })),
-          { id: 'sw', component: 'switch', product: 'SW24', name: 'Switch' },
-          { id: 'pdu', component: 'pdu', product: 'PDU8', name: 'PDU', properties: { current: 7.2 } },
-        ],
-        alerts: [{ key: 'recv.tempHigh', component: 'receiver', device: 'rx-1', message: 'Receiver over temperature', severity: 3, history: [{ timestamp: new Date(minute).toISOString(), count: alertCount }] }],
-        deviations: [{ key: 'fw.mismatch', component: 'receiver', message: 'Firmware differs', severity: 5, history: [{ timestamp: new Date(minute - (minute % 3_600_000)).toISOString(), count: 2 }] }],
-      },
-    ],
-  }
-}
 
 async function main() {
   fs.rmSync(file, { force: true })
