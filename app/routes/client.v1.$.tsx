@@ -7,6 +7,9 @@ import { resolveToken, userActor } from '~/domain/auth/session.server'
 import { readSessionToken, requestInfo } from '~/utils/auth.server'
 import { getConfig } from '~/utils/env.server'
 import { isUnavailableError, unavailableApiResponse } from '~/utils/errors.server'
+import { componentLogger } from '~/utils/logger.server'
+
+const log = componentLogger('api')
 
 const json = (body: object, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } })
@@ -26,7 +29,7 @@ export async function action(args: ActionFunctionArgs) {
     return await answer(args)
   } catch (e) {
     if (isUnavailableError(e)) return unavailableApiResponse()
-    console.error(`[api] ${args.params['*'] ?? ''} failed:`, e)
+    log.error(`${args.params['*'] ?? ''} failed: ${(e as Error)?.stack ?? e}`, { call: args.params['*'] ?? '' })
     return error('internal', 'An unrecognized error has occurred', 500)
   }
 }
@@ -90,7 +93,7 @@ async function run(call: (typeof apiCalls)[string], name: string, ctx: ApiContex
     if (config.API_CHECK_OUTPUT ?? config.NODE_ENV !== 'production') {
       const drift = outputDrift(call, result)
       if (drift) {
-        console.error(`[api] ${name} answered outside its output schema: ${drift}`)
+        log.error(`${name} answered outside its output schema: ${drift}`, { call: name })
         return error('internal', `${name} answered outside its output schema (app/api/outputs): ${drift}`, 500)
       }
     }
@@ -98,7 +101,7 @@ async function run(call: (typeof apiCalls)[string], name: string, ctx: ApiContex
   } catch (e) {
     if (e instanceof DomainError) return error(e.code, e.message, e.status, e.issues)
     if (isUnavailableError(e)) return unavailableApiResponse()
-    console.error(`[api] ${name} failed:`, e)
+    log.error(`${name} failed: ${(e as Error)?.stack ?? e}`, { call: name })
     return error('internal', 'An unrecognized error has occurred', 500)
   }
 }
