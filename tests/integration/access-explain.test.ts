@@ -11,8 +11,8 @@ import { type UserActor } from '~/domain/actor'
 import { DomainError } from '~/domain/errors'
 import { explainAccess, explainChoices } from '~/domain/access/explain.server'
 import { prisma } from '~/utils/db.server'
+import { actorFor } from '../setup/actor'
 
-const actorFor = (user: { id: string; email: string; name: string; isAdmin?: boolean }): UserActor => ({ kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: Boolean(user.isAdmin), ip: '', userAgent: '' })
 const users: Record<string, UserActor> = {}
 let orgId: string
 const projects: Record<string, string> = {}

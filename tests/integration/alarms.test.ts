@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { updateClientStateRequestSchema, type SystemReport } from '../../protocol'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
-import { type UserActor } from '~/domain/actor'
 import { drainIngest, ingestCall } from '../../ingest/pipeline.server'
 import { acknowledgeIssue, clearIssue, commentIssue, getIssue, listProjectIssues, unacknowledgeIssue } from '~/domain/alarms/lifecycle.server'
 import { recordClears } from '~/domain/alarms/clears.server'
@@ -18,12 +17,12 @@ import { flushNotifications, releaseMutedDeliveries, startNotificationDelivery }
 import { updateSubscription } from '~/domain/notifications/subscriptions.server'
 import { prisma } from '~/utils/db.server'
 import { getConfig, setConfig } from '~/utils/env.server'
+import { actorFor } from '../setup/actor'
 
 const BATCH_MS = 60_000
 let seq = 0
 let delivery: ReturnType<typeof startNotificationDelivery>
 
-const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({ kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '10.0.0.9', userAgent: 'vitest' })
 
 async function person(label: string, organizationId: string, roleId: string, projectId?: string) {
   const user = await prisma.user.create({ data: { email: `${label.toLowerCase()}-${++seq}@alarms.test`, name: label, emailVerified: true } })

@@ -9,8 +9,8 @@ import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
 import { bulkAgents, bulkExportIds, prepareBulkAgents, type BulkProgress } from '~/domain/fleet/bulk.server'
 import { prisma } from '~/utils/db.server'
+import { actorFor } from '../setup/actor'
 
-const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({ kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '', userAgent: '' })
 let orgId: string
 let stage: string
 let volume: string

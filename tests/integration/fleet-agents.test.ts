@@ -14,8 +14,8 @@ import { type AgentFilters, type AgentTableQuery, encodeState, parseAgentTableQu
 import { dashboard, fleetSearch } from '~/domain/fleet/dashboard.server'
 import { projectDevices, projectIssues, projectOverview } from '~/domain/fleet/project.server'
 import { prisma } from '~/utils/db.server'
+import { actorFor } from '../setup/actor'
 
-const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({ kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '', userAgent: '' })
 const noFilters: AgentFilters = { name: '', product: [], version: [], connected: [], input: [] }
 const query = (q: Partial<Omit<AgentTableQuery, 'filters'>> & { filters?: Partial<AgentFilters> } = {}): AgentTableQuery => ({
   page: q.page ?? 1,

@@ -6,7 +6,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
-import { type UserActor } from '~/domain/actor'
 import { listAgents } from '~/domain/agents/agents.server'
 import { listAgentIssues, listProjectIssues } from '~/domain/alarms/lifecycle.server'
 import { agentDetail } from '~/domain/fleet/agent-detail.server'
@@ -23,9 +22,9 @@ import { deleteProject } from '~/domain/projects/projects.server'
 import { recompileAcls } from '~/domain/roles/roles.server'
 import { closeStaleTunnels } from '~/domain/relay/tunnels.server'
 import { prisma } from '~/utils/db.server'
+import { actorFor } from '../setup/actor'
 
 const MANY = 1_050
-const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({ kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '', userAgent: '' })
 
 /** An organization whose owner is its admin, with projects Stage and Volume. */
 async function seedOrganization(key: string) {

@@ -11,16 +11,8 @@ import { createSession } from '~/domain/auth/session.server'
 import { createNote, deleteNote, getNote, listNotes, setNoteArchived, updateNote } from '~/domain/notes/notes.server'
 import { commitSessionCookie } from '~/utils/auth.server'
 import { prisma } from '~/utils/db.server'
+import { actorFor } from '../setup/actor'
 
-const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({
-  kind: 'user',
-  userId: user.id,
-  email: user.email,
-  name: user.name,
-  isSiteAdmin: false,
-  ip: '10.0.0.8',
-  userAgent: 'vitest',
-})
 
 async function userIn(label: string, organizationId: string, roleId: string) {
   const user = await prisma.user.create({ data: { email: `${label}-${Date.now()}@notes.test`, name: label, emailVerified: true } })

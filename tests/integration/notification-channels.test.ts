@@ -11,7 +11,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { updateClientStateRequestSchema } from '../../protocol'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
-import { type UserActor } from '~/domain/actor'
 import { drainIngest, ingestCall } from '../../ingest/pipeline.server'
 import { channelDeliveries, createChannel, deleteChannel, listChannels, testChannel } from '~/domain/notifications/channels/channels.server'
 import { verifySignature } from '~/domain/notifications/channels/payloads.server'
@@ -21,6 +20,7 @@ import { flushNotifications, startNotificationDelivery } from '~/domain/notifica
 import { listSubscriptionTree, updateSubscription } from '~/domain/notifications/subscriptions.server'
 import { prisma } from '~/utils/db.server'
 import { getConfig, setConfig } from '~/utils/env.server'
+import { actorFor } from '../setup/actor'
 
 type Received = { path: string; body: string; headers: Headers }
 const received: Received[] = []
@@ -49,7 +49,6 @@ const server = setupServer(
 )
 const on = (path: string) => received.filter((r) => r.path === path)
 
-const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({ kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '10.0.0.9', userAgent: 'vitest' })
 
 let seq = 0
 async function person(label: string, organizationId: string, roleId: string) {

@@ -8,17 +8,16 @@
 import { describe, expect, it } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
-import { type UserActor } from '~/domain/actor'
 import { createWindow } from '~/domain/alarms/windows.server'
 import { flushNotifications, onIssueChangeEvent, onIssuesActivated, queueRepeats } from '~/domain/notifications/delivery.server'
 import { listSubscriptionTree, updateSubscription } from '~/domain/notifications/subscriptions.server'
 import { notificationsOutputs } from '~/api/outputs/notifications'
 import { prisma } from '~/utils/db.server'
+import { actorFor } from '../setup/actor'
 
 const MIN = 60_000
 let seq = 0
 
-const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({ kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '10.0.0.9', userAgent: 'vitest' })
 
 async function person(label: string, organizationId: string, roleId: string) {
   const user = await prisma.user.create({ data: { email: `${label.toLowerCase()}-${++seq}@follow-ups.test`, name: label, emailVerified: true } })

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { updateClientStateRequestSchema, type SystemReport } from '../../protocol'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
-import { type UserActor } from '~/domain/actor'
 import { drainIngest, ingestCall } from '../../ingest/pipeline.server'
 import { signInWithPassword } from '~/domain/auth/account.server'
 import { hashPassword } from '~/domain/auth/crypto.server'
@@ -16,17 +15,9 @@ import { listSubscriptionTree, testNotification, updateSubscription } from '~/do
 import { listLoginHistory } from '~/domain/users/login-history.server'
 import { prisma } from '~/utils/db.server'
 import { getConfig, setConfig } from '~/utils/env.server'
+import { actorFor } from '../setup/actor'
 
 const BATCH_MS = 60_000
-const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({
-  kind: 'user',
-  userId: user.id,
-  email: user.email,
-  name: user.name,
-  isSiteAdmin: false,
-  ip: '10.0.0.7',
-  userAgent: 'vitest',
-})
 
 let delivery: ReturnType<typeof startNotificationDelivery>
 let agentSeq = 0

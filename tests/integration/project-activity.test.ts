@@ -10,8 +10,8 @@ import { type UserActor } from '~/domain/actor'
 import { listAuditRecords } from '~/domain/audit/activity.server'
 import { DomainError } from '~/domain/errors'
 import { prisma } from '~/utils/db.server'
+import { actorFor } from '../setup/actor'
 
-const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({ kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '', userAgent: '' })
 
 let orgId: string
 let stageId: string

@@ -10,8 +10,8 @@ import { type UserActor } from '~/domain/actor'
 import { readinessCsv, readinessReport } from '~/domain/readiness/readiness.server'
 import { csvLine } from '~/utils/csv'
 import { prisma } from '~/utils/db.server'
+import { actorFor } from '../setup/actor'
 
-const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({ kind: 'user', userId: user.id, email: user.email, name: user.name, isSiteAdmin: false, ip: '', userAgent: '' })
 const NOW = Date.UTC(2026, 5, 1, 12)
 let orgId: string
 let show: string

@@ -9,16 +9,8 @@ import { type UserActor } from '~/domain/actor'
 import { encodeState } from '~/domain/fleet/agents-table-state'
 import { deleteSavedView, listSavedViews, saveView } from '~/domain/saved-views/saved-views.server'
 import { prisma } from '~/utils/db.server'
+import { actorFor } from '../setup/actor'
 
-const actorFor = (user: { id: string; email: string; name: string }): UserActor => ({
-  kind: 'user',
-  userId: user.id,
-  email: user.email,
-  name: user.name,
-  isSiteAdmin: false,
-  ip: '10.0.0.8',
-  userAgent: 'vitest',
-})
 
 async function userIn(label: string, organizationId: string, roleId: string) {
   const user = await prisma.user.create({ data: { email: `${label.replace(/\W/g, '')}-${Date.now()}@views.test`, name: label, emailVerified: true } })

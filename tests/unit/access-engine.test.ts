@@ -2,18 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { getOrganizationAccess } from '~/domain/access/access.server'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS, permissionsForScope, Scope } from '~/domain/access/catalogue'
-import { type UserActor } from '~/domain/actor'
 import { prisma } from '~/utils/db.server'
+import { actorFor } from '../setup/actor'
 
-const actorFor = (user: { id: string; email: string; name: string; isAdmin?: boolean }): UserActor => ({
-  kind: 'user',
-  userId: user.id,
-  email: user.email,
-  name: user.name,
-  isSiteAdmin: Boolean(user.isAdmin),
-  ip: '127.0.0.1',
-  userAgent: 'vitest',
-})
 
 let run = 0
 async function fixture() {

@@ -1,25 +1,16 @@
 import { describe, expect, it, vi } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
-import { type UserActor } from '~/domain/actor'
 import { assignSystemToProject, listAgents, removeAgentFromOrganization, updateAgentLocation } from '~/domain/agents/agents.server'
 import { enrollAgent, lookupApplication, selfEnroll } from '~/domain/agents/enrollment.server'
 import { formatEnrollmentCode, generateEnrollmentCode, normalizeEnrollmentCode } from '~/domain/agents/enrollment-code'
 import { listSelfEnrollOptions, setSelfEnrollTargets } from '~/domain/agents/self-enroll.server'
 import { prisma } from '~/utils/db.server'
+import { actorFor } from '../setup/actor'
 
 let run = 0
 const DAY = 24 * 60 * 60 * 1000
 
-const actorFor = (user: { id: string; email: string; name: string; isAdmin?: boolean }, ip = '10.0.0.1'): UserActor => ({
-  kind: 'user',
-  userId: user.id,
-  email: user.email,
-  name: user.name,
-  isSiteAdmin: Boolean(user.isAdmin),
-  ip,
-  userAgent: 'vitest',
-})
 
 async function user(label: string, extra: { isAdmin?: boolean } = {}) {
   const n = ++run
