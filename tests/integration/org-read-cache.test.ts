@@ -1,7 +1,8 @@
 /**
  * The dashboard's and the project overview's aggregates are shared for a few seconds per
  * organization: a viewer without the right still gets 403, any change to issues, systems, projects
- * or (other than an agent report) agents shows at once, and nothing outlives ORG_READ_CACHE_MS.
+ * or (other than an agent report) agents shows at once, and nothing outlives ORG_READ_CACHE_MS (the
+ * dashboard's expired figures answer once more while they load again, decision 062).
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
@@ -133,5 +134,20 @@ describe('shared organization aggregates', () => {
     expect((await agentsTable(member, orgId, query)).rows.map((r) => [r.id, r.canConnect])).toEqual([[wingAgent.id, true]])
     // a site admin's claim is part of what a shared entry holds for a user
     expect(userKey({ ...member, isSiteAdmin: true })).not.toBe(userKey(member))
+  })
+
+  it('answer an expired dashboard from its last figures once while it loads again; a change still shows at once', async () => {
+    emitChange({ organizationId: orgId, kind: 'system' })
+    const before = (await dashboard(owner, orgId, 'system')).metricsTotal
+    // written without a change event, then the window passes
+    const extra = await prisma.system.create({ data: { agentId, key: 'sys-refresh', name: 'Wall refresh', projectId: stageId } })
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + ORG_READ_CACHE_MS + 1 })
+    expect((await dashboard(owner, orgId, 'system')).metricsTotal).toBe(before)
+    // the load that answer started replaces the entry
+    await vi.waitFor(async () => expect((await dashboard(owner, orgId, 'system')).metricsTotal).toBe(before + 1), { timeout: 60_000, interval: 50 })
+    // a change drops it: the next answer waits for a load
+    await prisma.system.delete({ where: { id: extra.id } })
+    emitChange({ organizationId: orgId, kind: 'system', ids: [extra.id] })
+    expect((await dashboard(owner, orgId, 'system')).metricsTotal).toBe(before)
   })
 })
