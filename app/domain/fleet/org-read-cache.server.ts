@@ -13,6 +13,8 @@ import { getConfig } from '~/utils/env.server'
 export const ORG_READ_CACHE_MS = 5_000
 /** FLEET_READ_CACHE_MS (default ORG_READ_CACHE_MS); 0 turns sharing off (benchmarks of the uncached cost) */
 const ttl = () => getConfig().FLEET_READ_CACHE_MS ?? ORG_READ_CACHE_MS
+/** `refreshInBackground`: an entry older than this is loaded again before answering, not behind. */
+export const REFRESH_BEHIND_MAX_AGE_MS = 60_000
 /** Entries kept per organization before they are all dropped (pages x views x visibilities). */
 const MAX_ENTRIES_PER_ORG = 200
 
@@ -71,11 +73,12 @@ export function userKey(actor: Actor): string | null {
  * (concurrent requests share one load). Only for results that depend on nothing but the key and
  * the organization's data; callers check permissions before asking, and must not mutate the result.
  *
- * `refreshInBackground` (decision 062): an expired entry that no change dropped is still answered
- * with, once, while one load in the background replaces it; for aggregates over a whole fleet that
- * take seconds on 20,000 agents, which every viewer would otherwise wait for once per expiry. A
- * change of the organization still drops the entry (the next request loads and waits), so what it
- * adds is at most one load's duration to the age of data no change event announced (other nodes').
+ * `refreshInBackground` (decision 062): an expired entry that no change dropped keeps answering
+ * while one load in the background replaces it; for aggregates over a whole fleet that take
+ * seconds on 20,000 agents, which every viewer would otherwise wait for once per expiry. A
+ * change of the organization still drops the entry (the next request loads and waits), and an entry
+ * older than REFRESH_BEHIND_MAX_AGE_MS is loaded before answering: what is answered is at most that
+ * old, for data no change event announced.
  */
 export function cachedOrgRead<T>(
   organizationId: string,
@@ -90,7 +93,7 @@ export function cachedOrgRead<T>(
   let org = entries.get(organizationId)
   const hit = org?.get(key)
   if (hit && now - hit.at < keepMs && now >= hit.at) return hit.value as Promise<T>
-  if (hit && options.refreshInBackground && hit.settled && now >= hit.at) {
+  if (hit && options.refreshInBackground && hit.settled && now >= hit.at && now - hit.at < REFRESH_BEHIND_MAX_AGE_MS) {
     if (!hit.refreshing) refresh(organizationId, key, hit, load, now)
     return Promise.resolve(hit.settled.value as T)
   }
