@@ -31,7 +31,8 @@ const STALE_FLEET = args.includes('--stale-fleet')
 /** FLEET_READ_CACHE_MS=0: every request computes its page (what a fleet whose agents report between two requests costs; decision 016) */
 const NO_CACHE = args.includes('--no-cache')
 
-type Page = { name: string; url: string }
+/** `cookie`: the session it is asked with (the owner's unless given) */
+type Page = { name: string; url: string; cookie?: string }
 type Result = { status: number; bytes: number; wire: number; ms: number }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
@@ -128,6 +129,7 @@ async function main() {
   try {
     for (let i = 0; i < 60 && !firstAgent(DEMO_ORG_ID); i++) await new Promise((r) => setTimeout(r, 1000))
     const cookie = createSession(file, DEMO_USERS.owner.id)
+    const adminCookie = createSession(file, DEMO_USERS.admin.id)
     const orgs = [
       { label: `bench (${scale === '10k' ? '10,000' : '20,000'} agents)`, id: BENCH_ORG_ID, project: 'bench-prj-000000000', agent: firstAgent(BENCH_ORG_ID) },
       { label: 'demo (6 agents)', id: DEMO_ORG_ID, project: 'demo-prj-main-stage0', agent: firstAgent(DEMO_ORG_ID) },
@@ -149,12 +151,21 @@ async function main() {
         { name: 'dashboard', url: `${base}/dashboard` },
         { name: 'notes', url: `${base}/notes` },
         { name: 'members', url: `${base}/members` },
+        { name: 'activity', url: `${base}/activity` },
+        { name: 'metrics events', url: `${base}/metrics` },
+        { name: 'project settings', url: `${base}/projects/${o.project}/settings` },
+        { name: 'project readiness', url: `${base}/projects/${o.project}/readiness` },
+        ...['general', 'projects', 'roles', 'tokens', 'channels', 'billing', 'admin'].map((tab) => ({ name: `settings ${tab}`, url: `${base}/settings/${tab}` })),
+        ...['agents', 'members', 'projects', 'audit', 'roles', 'settings'].map((tab) => ({ name: `edit ${tab}`, url: `${base}/edit/${tab}` })),
       ]
     }
     const common: Page[] = [
       { name: 'organization list', url: '/organization/list' },
       { name: '/about', url: '/about' },
       { name: '/login (signed out)', url: '/login' },
+      // the site administrator's pages across all organizations
+      ...['orgs', 'users', 'agents', 'sessions', 'site', 'mail', 'roles', 'utility'].map((page) => ({ name: `admin ${page}`, url: `/admin/${page}`, cookie: adminCookie })),
+      ...['billing', 'project-metrics', 'clients', 'events'].map((tab) => ({ name: `admin org ${tab === 'billing' ? 'usage' : tab}`, url: `/admin/orgs?orgId=${BENCH_ORG_ID}&tab=${tab}`, cookie: adminCookie })),
     ]
     const rows: string[] = []
     const json: unknown[] = []
@@ -164,7 +175,7 @@ async function main() {
     console.log('|---|---|---|---|---|---|---|---|')
     const run = async (page: Page, org: string) => {
       if (ONLY.length && !ONLY.some((only) => page.name.includes(only) || page.url.includes(only))) return
-      const pageCookie = page.name.includes('signed out') ? '' : cookie
+      const pageCookie = page.name.includes('signed out') ? '' : (page.cookie ?? cookie)
       if (!STALE_FLEET) keepFleetReporting(file)
       const s = await single(portal.port, page.url, pageCookie)
       const c = await concurrent(portal.pid, portal.port, page.url, pageCookie, s.p50)

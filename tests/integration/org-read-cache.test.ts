@@ -1,7 +1,8 @@
 /**
  * The dashboard's and the project overview's aggregates are shared for a few seconds per
  * organization: a viewer without the right still gets 403, any change to issues, systems, projects
- * or (other than an agent report) agents shows at once, and nothing outlives ORG_READ_CACHE_MS.
+ * or (other than an agent report) agents shows at once, and nothing outlives ORG_READ_CACHE_MS (the
+ * dashboard's expired figures keep answering while they load again, decision 062).
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
@@ -12,7 +13,7 @@ import { emitChange } from '~/domain/events/bus.server'
 import { agentsTable } from '~/domain/fleet/agents-table.server'
 import { parseAgentTableQuery } from '~/domain/fleet/agents-table-state'
 import { dashboard } from '~/domain/fleet/dashboard.server'
-import { ORG_READ_CACHE_MS, userKey } from '~/domain/fleet/org-read-cache.server'
+import { ORG_READ_CACHE_MS, REFRESH_BEHIND_MAX_AGE_MS, userKey } from '~/domain/fleet/org-read-cache.server'
 import { projectOverview } from '~/domain/fleet/project.server'
 import { recompileUserAcl } from '~/domain/roles/roles.server'
 import { prisma } from '~/utils/db.server'
@@ -133,5 +134,26 @@ describe('shared organization aggregates', () => {
     expect((await agentsTable(member, orgId, query)).rows.map((r) => [r.id, r.canConnect])).toEqual([[wingAgent.id, true]])
     // a site admin's claim is part of what a shared entry holds for a user
     expect(userKey({ ...member, isSiteAdmin: true })).not.toBe(userKey(member))
+  })
+
+  it('answer an expired dashboard from its last figures while it loads again; a change still shows at once', async () => {
+    emitChange({ organizationId: orgId, kind: 'system' })
+    const before = (await dashboard(owner, orgId, 'system')).metricsTotal
+    // written without a change event, then the window passes
+    const extra = await prisma.system.create({ data: { agentId, key: 'sys-refresh', name: 'Wall refresh', projectId: stageId } })
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + ORG_READ_CACHE_MS + 1 })
+    expect((await dashboard(owner, orgId, 'system')).metricsTotal).toBe(before)
+    // the load that answer started replaces the entry
+    await vi.waitFor(async () => expect((await dashboard(owner, orgId, 'system')).metricsTotal).toBe(before + 1), { timeout: 60_000, interval: 50 })
+    // a change drops it: the next answer waits for a load
+    await prisma.system.delete({ where: { id: extra.id } })
+    emitChange({ organizationId: orgId, kind: 'system', ids: [extra.id] })
+    expect((await dashboard(owner, orgId, 'system')).metricsTotal).toBe(before)
+    // an entry past REFRESH_BEHIND_MAX_AGE_MS is loaded before answering
+    const late = await prisma.system.create({ data: { agentId, key: 'sys-late', name: 'Wall late', projectId: stageId } })
+    vi.setSystemTime(Date.now() + REFRESH_BEHIND_MAX_AGE_MS + 1)
+    expect((await dashboard(owner, orgId, 'system')).metricsTotal).toBe(before + 1)
+    await prisma.system.delete({ where: { id: late.id } })
+    emitChange({ organizationId: orgId, kind: 'system', ids: [late.id] })
   })
 })

@@ -56,10 +56,10 @@ const listSelect = {
   clearedBy: true,
   systemId: true,
   system: { select: { key: true, name: true, projectId: true, agent: { select: { id: true, clientName: true } } } },
-  _count: { select: { comments: true } },
 } as const satisfies Prisma.IssueSelect
 
-type ListRow = Prisma.IssueGetPayload<{ select: typeof listSelect }>
+/** A listed issue and its comment count (counted for the page's issues: Prisma's `_count` grouped every comment of the database per page). */
+type ListRow = Prisma.IssueGetPayload<{ select: typeof listSelect }> & { _count: { comments: number } }
 
 function presentRow(i: ListRow, muted: boolean, canManage = false) {
   return {
@@ -97,8 +97,12 @@ async function listWhere(access: OrganizationAccess, where: Prisma.IssueWhereInp
     prisma.issue.findMany({ where, select: listSelect, orderBy: [{ isActive: 'desc' }, { severity: 'asc' }, { latestAt: 'desc' }, { id: 'asc' }], skip: (current - 1) * pageSize, take: pageSize }),
     windowPolicy(organizationId),
   ])
+  const commentCounts = rows.length
+    ? await prisma.issueComment.groupBy({ by: ['issueId'], where: { issueId: { in: rows.map((r) => r.id) } }, _count: { _all: true } })
+    : []
+  const comments = new Map(commentCounts.map((c) => [c.issueId, c._count._all]))
   return {
-    issues: rows.map((r) => presentRow(r, policy.modeFor(r.system.projectId, r.severity) === 'muted', manageable(access, r.system.projectId))),
+    issues: rows.map((r) => presentRow({ ...r, _count: { comments: comments.get(r.id) ?? 0 } }, policy.modeFor(r.system.projectId, r.severity) === 'muted', manageable(access, r.system.projectId))),
     page: current,
     pageCount,
     pageSize,

@@ -13,10 +13,20 @@ import { getConfig } from '~/utils/env.server'
 export const ORG_READ_CACHE_MS = 5_000
 /** FLEET_READ_CACHE_MS (default ORG_READ_CACHE_MS); 0 turns sharing off (benchmarks of the uncached cost) */
 const ttl = () => getConfig().FLEET_READ_CACHE_MS ?? ORG_READ_CACHE_MS
+/** `refreshInBackground`: an entry older than this is loaded again before answering, not behind. */
+export const REFRESH_BEHIND_MAX_AGE_MS = 60_000
 /** Entries kept per organization before they are all dropped (pages x views x visibilities). */
 const MAX_ENTRIES_PER_ORG = 200
 
-type Entry = { at: number; value: Promise<unknown>; dropOnReport: boolean }
+type Entry = {
+  at: number
+  value: Promise<unknown>
+  dropOnReport: boolean
+  /** the value once loaded (for `refreshInBackground`) */
+  settled?: { value: unknown }
+  /** a background refresh of an expired entry is running */
+  refreshing?: boolean
+}
 const entries = new Map<string, Map<string, Entry>>()
 let listening = false
 
@@ -62,20 +72,55 @@ export function userKey(actor: Actor): string | null {
  * `load()` shared for ORG_READ_CACHE_MS by every request asking the same `key` of the organization
  * (concurrent requests share one load). Only for results that depend on nothing but the key and
  * the organization's data; callers check permissions before asking, and must not mutate the result.
+ *
+ * `refreshInBackground` (decision 062): an expired entry that no change dropped keeps answering
+ * while one load in the background replaces it; for aggregates over a whole fleet that take
+ * seconds on 20,000 agents, which every viewer would otherwise wait for once per expiry. A
+ * change of the organization still drops the entry (the next request loads and waits), and an entry
+ * older than REFRESH_BEHIND_MAX_AGE_MS is loaded before answering: what is answered is at most that
+ * old, for data no change event announced.
  */
-export function cachedOrgRead<T>(organizationId: string, key: string, load: () => Promise<T>, now = Date.now(), options: { dropOnReport?: boolean } = {}): Promise<T> {
+export function cachedOrgRead<T>(
+  organizationId: string,
+  key: string,
+  load: () => Promise<T>,
+  now = Date.now(),
+  options: { dropOnReport?: boolean; refreshInBackground?: boolean } = {},
+): Promise<T> {
   const keepMs = ttl()
   if (keepMs === 0) return load()
   listen()
   let org = entries.get(organizationId)
   const hit = org?.get(key)
   if (hit && now - hit.at < keepMs && now >= hit.at) return hit.value as Promise<T>
+  if (hit && options.refreshInBackground && hit.settled && now >= hit.at && now - hit.at < REFRESH_BEHIND_MAX_AGE_MS) {
+    if (!hit.refreshing) refresh(organizationId, key, hit, load, now)
+    return Promise.resolve(hit.settled.value as T)
+  }
   if (!org || org.size >= MAX_ENTRIES_PER_ORG) entries.set(organizationId, (org = new Map()))
   const value = load()
   const map = org
-  map.set(key, { at: now, value, dropOnReport: options.dropOnReport ?? false })
-  value.catch(() => map.get(key)?.value === value && map.delete(key))
+  const entry: Entry = { at: now, value, dropOnReport: options.dropOnReport ?? false }
+  map.set(key, entry)
+  value.then(
+    (v) => void (entry.settled = { value: v }),
+    () => map.get(key)?.value === value && map.delete(key),
+  )
   return value
+}
+
+/** Loads an expired entry again; the entry is replaced only if no change dropped it meanwhile. */
+function refresh(organizationId: string, key: string, stale: Entry, load: () => Promise<unknown>, now: number) {
+  stale.refreshing = true
+  const map = entries.get(organizationId)
+  const value = load()
+  value.then(
+    (v) => {
+      if (entries.get(organizationId) === map && map?.get(key) === stale) map.set(key, { at: now, value, dropOnReport: stale.dropOnReport, settled: { value: v } })
+    },
+    // a failed refresh forgets the entry: the next request loads and sees the error
+    () => entries.get(organizationId)?.get(key) === stale && entries.get(organizationId)?.delete(key),
+  )
 }
 
 /** Forgets every cached read (tests that write rows without a change event). */
