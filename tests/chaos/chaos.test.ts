@@ -341,13 +341,12 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
     await expect(stray).rejects.toThrow(/INGEST_PARTITIONS is 8 here but 4 on node node-/)
     // the retired queues are deleted once empty (each rabbitmqctl call boots an Erlang VM)
     const partitionQueues = async () => (await rabbit.ctlAsync('list_queues', 'name')).split('\n').filter((q) => /^pixelfleet\.ingest\.q\d+$/.test(q)).length
-    await expect
-      .poll(partitionQueues, { timeout: RECOVERY_LIMIT_MS, interval: 3000 })
-      .toBe(FEWER_PARTITIONS)
-      .catch((error: Error) => {
-        dumpState('retired queues left')
-        throw error
-      })
+    try {
+      await expect.poll(partitionQueues, { timeout: RECOVERY_LIMIT_MS, interval: 3000 }).toBe(FEWER_PARTITIONS)
+    } catch (error) {
+      dumpState('retired queues left')
+      throw error
+    }
   }, 600_000)
 
   it('a node drained (SIGTERM) under load: it finishes what it holds and exits, the other takes its partitions', async () => {
