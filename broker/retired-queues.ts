@@ -64,33 +64,51 @@ export async function drainRetiredQueues(conn: ChannelModel, options: RetiredQue
     else await channel.unbindQueue(queue, HASH_EXCHANGE, '1')
     if (messages) options.log.warn(`broker: ${messages} messages in ${queue}, which no ingest partition maps to any more (INGEST_PARTITIONS=${options.partitions}); storing them`)
     const inflight = new Set<Promise<void>>()
-    const { consumerTag } = await channel.consume(queue, (message) => {
-      if (!message) return
-      if (!warned) {
-        warned = true
-        options.beforeFirstMessage()
-      }
-      const work = options.onMessage(channel, message).finally(() => inflight.delete(work))
-      inflight.add(work)
-    })
-    // Empty and nothing in flight here: stop consuming; delete it when no other node consumes it either.
+    const consume = async () =>
+      (
+        await channel.consume(queue, (message) => {
+          if (!message) return
+          if (!warned) {
+            warned = true
+            options.beforeFirstMessage()
+          }
+          const work = options.onMessage(channel, message).finally(() => inflight.delete(work))
+          inflight.add(work)
+        })
+      ).consumerTag
+    let consumerTag: string | null = await consume()
+    // Empty and nothing in flight here: stop consuming; delete it once no node consumes it any more.
+    // Every node keeps looking until then (whichever deletes it, the others' next look fails and
+    // stops): giving up when another node's consumer was still listed left retired queues behind
+    // for good in the chaos suite (two nodes started together with a lowered count).
+    let looking = false
     const timer = setInterval(() => {
+      if (looking) return
+      looking = true
       void (async () => {
         if (inflight.size) return
-        const state = await channel.checkQueue(queue)
-        if (state.messageCount) return
-        clearInterval(timer)
-        await channel.cancel(consumerTag)
-        const after = await channel.checkQueue(queue)
-        if (after.messageCount === 0 && after.consumerCount === 0) {
+        let state = await channel.checkQueue(queue)
+        if (consumerTag) {
+          if (state.messageCount) return
+          await channel.cancel(consumerTag)
+          consumerTag = null
+          state = await channel.checkQueue(queue)
+        }
+        if (state.messageCount === 0 && state.consumerCount === 0) {
+          clearInterval(timer)
           await channel.deleteQueue(queue)
           options.log.warn(`broker: retired ingest queue ${queue} is empty; deleted it`)
+          await channel.close()
+        } else if (state.messageCount > 0 && state.consumerCount === 0) {
+          // messages came back (a node consuming it died): take them again
+          consumerTag = await consume()
         }
-        await channel.close()
-      })().catch(() => {
-        // the connection closed meanwhile: the next connect looks again
-        clearInterval(timer)
-      })
+      })()
+        .catch(() => {
+          // the queue is gone (another node deleted it: the check closed the channel) or the connection closed
+          clearInterval(timer)
+        })
+        .finally(() => (looking = false))
     }, CHECK_EMPTY_MS)
     timer.unref()
     timers.push(timer)

@@ -3,7 +3,8 @@
 // steady agent load; every acknowledged report must be stored. Needs RabbitMQ, nginx and
 // PostgreSQL from Debian (scripts/ensure-rabbitmq.sh and scripts/ensure-postgres.sh install them);
 // the suite starts its own PostgreSQL cluster and RabbitMQ node on free ports. `--quick`: the short
-// profile CI runs (tests/chaos/chaos.test.ts, CHAOS_QUICK).
+// profile (tests/chaos/chaos.test.ts, CHAOS_QUICK), which `npm test` runs in the background beside
+// the SQLite suites when PIXELFLEET_TEST_POSTGRES_URL is set (scripts/test-all.mjs).
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// `npm test`: system packages, type check, lint, the production build, the Vitest suites on SQLite,
+// then the PostgreSQL run (test-scaleout.mjs) when PIXELFLEET_TEST_POSTGRES_URL is set. With that
+// variable (CI, .ci/run) the chaos suite's quick profile (test-chaos.mjs --quick) also runs, in the
+// background from the build on: it mostly waits (outages, RabbitMQ's boot, reconnects), so beside
+// the SQLite suites it costs CI little wall time. Its output goes to a log file, printed when it
+// ends; its failure fails `npm test` with one clear line. Without the variable, or without
+// RabbitMQ, nginx or PostgreSQL installed, the chaos run is skipped with one line.
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '..')
+const started = Date.now()
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`
+
+/** Runs a step in the foreground; a failing step ends `npm test` (after the chaos run, if started). */
+function step(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' })
+  return result.status ?? 1
+}
+
+/** The chaos quick profile in the background, its output into a log file; resolves to its exit code. */
+function startChaos() {
+  if (!process.env.PIXELFLEET_TEST_POSTGRES_URL) return null
+  const missing = ['/usr/lib/rabbitmq/bin/rabbitmq-server', '/usr/sbin/nginx', '/usr/lib/postgresql'].filter((p) => !fs.existsSync(p))
+  if (missing.length) {
+    console.log(`chaos quick profile skipped: ${missing.join(', ')} not installed (scripts/ensure-rabbitmq.sh, scripts/ensure-postgres.sh)`)
+    return null
+  }
+  const log = path.join(os.tmpdir(), `pixelfleet-chaos-quick-${process.pid}.log`)
+  const out = fs.openSync(log, 'w')
+  const child = spawn(process.execPath, [path.join(root, 'scripts/test-chaos.mjs'), '--quick'], {
+    cwd: root,
+    // the build was just made: the nodes use it as it is
+    env: { ...process.env, PIXELFLEET_SKIP_BUILD: '1' },
+    stdio: ['ignore', out, out],
+  })
+  fs.closeSync(out)
+  console.log(`chaos quick profile started in the background (pid ${child.pid}, output in ${log}, printed when it ends)`)
+  const since = Date.now()
+  const exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)))
+    child.once('error', (error) => {
+      fs.appendFileSync(log, `could not start: ${error.message}\n`)
+      resolve(1)
+    })
+  })
+  return { log, since, exited }
+}
+
+/** Waits for the chaos run, prints its output; returns whether it passed. */
+async function finishChaos(chaos) {
+  if (!chaos) return true
+  const waitedFrom = Date.now()
+  console.log('\nwaiting for the chaos quick profile...')
+  const code = await chaos.exited
+  console.log(`\n===== chaos quick profile (test:chaos --quick): ${seconds(chaos.since)}, of which ${seconds(waitedFrom)} after the other suites =====`)
+  process.stdout.write(fs.readFileSync(chaos.log, 'utf8'))
+  if (code !== 0) {
+    console.log(`\nnpm test: the chaos quick profile FAILED (exit ${code}); its output is above and in ${chaos.log}`)
+    return false
+  }
+  fs.rmSync(chaos.log, { force: true })
+  return true
+}
+
+async function main() {
+  for (const [command, args] of [
+    [process.execPath, ['scripts/ensure-test-env.mjs']],
+    ['npm', ['run', 'typecheck']],
+    ['npm', ['run', 'lint']],
+    ['npm', ['run', 'build']],
+  ]) {
+    const code = step(command, args)
+    if (code !== 0) return code
+  }
+  const chaos = startChaos()
+  let code = step('npx', ['vitest', 'run'])
+  if (code === 0) code = step(process.execPath, ['scripts/test-scaleout.mjs', '--if-configured'])
+  // waited for even after a failure: its services (RabbitMQ, PostgreSQL, nginx) are stopped by the suite itself
+  const chaosPassed = await finishChaos(chaos)
+  const failed = [code !== 0 && 'a test suite', !chaosPassed && 'the chaos quick profile'].filter(Boolean)
+  console.log(`\nnpm test: ${failed.length ? `FAILED (${failed.join(' and ')})` : 'passed'} in ${seconds(started)}`)
+  return code !== 0 ? code : chaosPassed ? 0 : 1
+}
+
+process.exitCode = await main()
