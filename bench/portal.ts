@@ -88,10 +88,10 @@ export function createSession(file: string, userId: string) {
 
 export type Portal = { child: ChildProcess; port: number; mqttPort: number; pid: number; stop: () => Promise<void> }
 
-/** `npm start` on `file` as a child process (production build), ports chosen by the system. */
-export async function startPortal(file: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Portal> {
+/** `npm start` on `file` as a child process (production build of `cwd`, this checkout by default), ports chosen by the system. */
+export async function startPortal(file: string, env: Record<string, string> = {}, nodeArgs: string[] = [], cwd = root): Promise<Portal> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/start.ts'], {
-    cwd: root,
+    cwd,
     env: {
       ...process.env,
       NODE_ENV: 'production',
