@@ -173,6 +173,7 @@ async function main() {
     const common: Page[] = [
       { name: 'organization list', url: '/organization/list' },
       { name: '/about', url: '/about' },
+      { name: '/about .data', url: '/about.data' },
       { name: '/login (signed out)', url: '/login' },
     ]
     const rows: string[] = []

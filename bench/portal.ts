@@ -50,7 +50,8 @@ export async function benchDatabase(file?: string, keepReporting = true, scale =
  * bench/pages.ts calls it between pages (a page's run is far shorter than the 5-minute offline delay).
  */
 export function keepFleetReporting(file: string) {
-  const db = new Database(file)
+  // the server writes the same file meanwhile: wait for its write lock rather than fail (seconds at load 50)
+  const db = new Database(file, { timeout: 60_000 })
   // every organization bench/seed-fleet.ts made (ids 'bench-org-...'), not the demo's live agents
   const organizations = `"organizationId" >= 'bench-org-' AND "organizationId" < 'bench-org.'`
   try {
