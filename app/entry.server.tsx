@@ -1,9 +1,10 @@
-import { createReadableStreamFromReadable, type AppLoadContext, type EntryContext, type HandleErrorFunction } from '@remix-run/node'
+import { Writable } from 'node:stream'
+import { type AppLoadContext, type EntryContext, type HandleErrorFunction } from '@remix-run/node'
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
 import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server'
 import { ServiceUnavailable } from './components/error-boundary'
 import { NonceProvider } from './utils/nonce'
-import { LowPriorityPreloads } from './utils/low-priority-preloads.server'
+import { markPreloadsLow } from './utils/low-priority-preloads.server'
 import { isUnavailableError, RETRY_AFTER_SECONDS } from './utils/errors.server'
 import stylesheet from './tailwind.css?url'
 
@@ -13,13 +14,18 @@ const ABORT_DELAY = 5_000
  * Remix's default Node entry, plus the CSP nonce (server/security-headers.ts passes it in the load
  * context): React stamps it on the streaming scripts, and <Scripts>/<ScrollRestoration> read it
  * through NonceProvider, so the inline scripts run under a CSP without 'unsafe-inline'. The module
- * preloads go out at low priority (LowPriorityPreloads, decision 017).
+ * preloads go out at low priority (markPreloadsLow, decision 017).
+ *
+ * A page is answered whole (onAllReady, one buffer), not streamed: no loader defers data, and
+ * server/compress-response.ts collects the body before it compresses it anyway, so streaming the
+ * shell first bought nothing and cost a Node stream, a web stream, a transform and a write per
+ * chunk of every page (about 10 % of a signed-in /about; docs/benchmarks.md, "Web request cost").
  */
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext, loadContext: AppLoadContext) {
   // server/unavailable-status.ts (markUnavailable) adds Retry-After to this answer itself
   if (unavailable.has(loadContext)) return unavailablePage(typeof loadContext.markUnavailable !== 'function')
   const nonce = typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : undefined
-  return new Promise((resolve, reject) => {
+  return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce ?? ''}>
@@ -29,12 +35,28 @@ export default function handleRequest(request: Request, responseStatusCode: numb
         nonce,
         onShellReady() {
           shellRendered = true
-          const body = new LowPriorityPreloads()
-          responseHeaders.set('Content-Type', 'text/html')
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
-          pipe(body)
+        },
+        onAllReady() {
+          clearTimeout(abortTimer)
+          const chunks: Buffer[] = []
+          const page = new Writable({
+            write(chunk: Buffer, _encoding, callback) {
+              chunks.push(chunk)
+              callback()
+            },
+            final(callback) {
+              responseHeaders.set('Content-Type', 'text/html')
+              const html = markPreloadsLow(Buffer.concat(chunks))
+              // a Buffer is a Uint8Array over a plain ArrayBuffer (the DOM typings want that spelled out)
+              resolve(new Response(html as Uint8Array<ArrayBuffer>, { headers: responseHeaders, status: responseStatusCode }))
+              callback()
+            },
+          })
+          page.on('error', reject)
+          pipe(page)
         },
         onShellError(error: unknown) {
+          clearTimeout(abortTimer)
           reject(error)
         },
         onError(error: unknown) {
@@ -44,7 +66,9 @@ export default function handleRequest(request: Request, responseStatusCode: numb
         },
       },
     )
-    setTimeout(abort, ABORT_DELAY)
+    // a render still waiting after this is cut short: what is pending is rendered in the browser
+    // (React starts rendering on the next turn: the callbacks above never run before this line)
+    const abortTimer = setTimeout(abort, ABORT_DELAY)
   })
 }
 

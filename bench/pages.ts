@@ -7,7 +7,10 @@
 // (its simulated agents, ingest, pollers: measured for --idle-window seconds before each page; at
 // a few requests/s that background would otherwise count as several ms per request). The server's
 // peak memory (VmHWM) is printed at the end. `--scale 100k` runs on bench/.data/fleet-100k.db
-// (bench/seed-fleet.ts). docs/benchmarks.md records the figures.
+// (bench/seed-fleet.ts). `--baseline <dir>`: a second checkout (an older commit with its own build
+// and node_modules) runs as a second server on a copy of the database, and every page is measured
+// on both back to back (this checkout first), so a change is compared under the same machine load;
+// the last column is this checkout's CPU per request over the baseline's. docs/benchmarks.md records the figures.
 import http from 'node:http'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -30,9 +33,11 @@ const PROFILE = args.includes('--profile')
 const STALE_FLEET = args.includes('--stale-fleet')
 /** FLEET_READ_CACHE_MS=0: every request computes its page (what a fleet whose agents report between two requests costs; decision 016) */
 const NO_CACHE = args.includes('--no-cache')
+/** a checkout of another commit (with its build and node_modules) measured side by side */
+const BASELINE = arg('--baseline', '')
 
-/** `cookie`: the session it is asked with (the owner's unless given) */
-type Page = { name: string; url: string; cookie?: string }
+/** `asAdmin`: asked with the site administrator's session (the owner's otherwise) */
+type Page = { name: string; url: string; asAdmin?: true }
 type Result = { status: number; bytes: number; wire: number; ms: number }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
@@ -125,11 +130,25 @@ async function main() {
   const profileDir = path.join(root, 'bench/.out/profiles')
   const nodeArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
   // The demo organization's 6 simulated agents enroll on the first start; later starts reuse them.
-  const portal = await startPortal(file, { SIMULATOR_AGENTS: '6', ...(NO_CACHE ? { FLEET_READ_CACHE_MS: '0' } : {}) }, nodeArgs)
+  const serverEnv = { SIMULATOR_AGENTS: '6', ...(NO_CACHE ? { FLEET_READ_CACHE_MS: '0' } : {}) }
+  const portal = await startPortal(file, serverEnv, nodeArgs)
+  let baseline: { portal: Awaited<ReturnType<typeof startPortal>>; file: string; cookie: string; adminCookie: string } | null = null
   try {
     for (let i = 0; i < 60 && !firstAgent(DEMO_ORG_ID); i++) await new Promise((r) => setTimeout(r, 1000))
     const cookie = createSession(file, DEMO_USERS.owner.id)
     const adminCookie = createSession(file, DEMO_USERS.admin.id)
+    if (BASELINE) {
+      if (!fs.existsSync(path.join(BASELINE, 'build/server/index.js'))) throw new Error(`--baseline ${BASELINE}: no production build there`)
+      // its own copy (same agents, ids and sessions table), so the two servers' pollers and writes never meet
+      const copy = `${file}.baseline.db`
+      for (const stale of [copy + '.tmp', `${copy}-wal`, `${copy}-shm`]) fs.rmSync(stale, { force: true })
+      db.prepare('VACUUM INTO ?').run(copy + '.tmp')
+      fs.renameSync(copy + '.tmp', copy)
+      // the demo organization's simulated agents keep their ids and secrets next to the file (simulator/demo.server.ts)
+      const simulatorState = (of: string) => path.join(path.dirname(of), 'simulator', path.parse(of).name)
+      if (fs.existsSync(simulatorState(file))) fs.cpSync(simulatorState(file), simulatorState(copy), { recursive: true })
+      baseline = { portal: await startPortal(copy, serverEnv, [], path.resolve(BASELINE)), file: copy, cookie: createSession(copy, DEMO_USERS.owner.id), adminCookie: createSession(copy, DEMO_USERS.admin.id) }
+    }
     const orgs = [
       { label: `bench (${scale === '10k' ? '10,000' : '20,000'} agents)`, id: BENCH_ORG_ID, project: 'bench-prj-000000000', agent: firstAgent(BENCH_ORG_ID) },
       { label: 'demo (6 agents)', id: DEMO_ORG_ID, project: 'demo-prj-main-stage0', agent: firstAgent(DEMO_ORG_ID) },
@@ -162,27 +181,34 @@ async function main() {
     const common: Page[] = [
       { name: 'organization list', url: '/organization/list' },
       { name: '/about', url: '/about' },
+      { name: '/about .data', url: '/about.data' },
       { name: '/login (signed out)', url: '/login' },
       // the site administrator's pages across all organizations
-      ...['orgs', 'users', 'agents', 'sessions', 'site', 'mail', 'roles', 'utility'].map((page) => ({ name: `admin ${page}`, url: `/admin/${page}`, cookie: adminCookie })),
-      ...['billing', 'project-metrics', 'clients', 'events'].map((tab) => ({ name: `admin org ${tab === 'billing' ? 'usage' : tab}`, url: `/admin/orgs?orgId=${BENCH_ORG_ID}&tab=${tab}`, cookie: adminCookie })),
+      ...['orgs', 'users', 'agents', 'sessions', 'site', 'mail', 'roles', 'utility'].map((page) => ({ name: `admin ${page}`, url: `/admin/${page}`, asAdmin: true as const })),
+      ...['billing', 'project-metrics', 'clients', 'events'].map((tab) => ({ name: `admin org ${tab === 'billing' ? 'usage' : tab}`, url: `/admin/orgs?orgId=${BENCH_ORG_ID}&tab=${tab}`, asAdmin: true as const })),
     ]
     const rows: string[] = []
     const json: unknown[] = []
-    const header = `| page | org | status | KB (wire) | p50 / p95 ms | req/s @${CONCURRENCY} | CPU ms/req | net of idle |`
-    console.log(`load average ${loadAverage()}, ${CONCURRENCY} users x ${DURATION_S} s per page\n`)
+    const header = `| page | org${baseline ? ' | server' : ''} | status | KB (wire) | p50 / p95 ms | req/s @${CONCURRENCY} | CPU ms/req | net of idle |${baseline ? ' this / baseline |' : ''}`
+    console.log(`load average ${loadAverage()}, ${CONCURRENCY} users x ${DURATION_S} s per page${baseline ? `; baseline ${BASELINE}` : ''}\n`)
     console.log(header)
-    console.log('|---|---|---|---|---|---|---|---|')
-    const run = async (page: Page, org: string) => {
-      if (ONLY.length && !ONLY.some((only) => page.name.includes(only) || page.url.includes(only))) return
-      const pageCookie = page.name.includes('signed out') ? '' : (page.cookie ?? cookie)
-      if (!STALE_FLEET) keepFleetReporting(file)
-      const s = await single(portal.port, page.url, pageCookie)
-      const c = await concurrent(portal.pid, portal.port, page.url, pageCookie, s.p50)
-      const line = `| ${page.name} | ${org} | ${s.status}${c.failed ? ` (${c.failed} failed)` : ''} | ${(s.bytes / 1024).toFixed(1)} (${(s.wire / 1024).toFixed(1)}) | ${s.p50.toFixed(0)} / ${s.p95.toFixed(0)} | ${c.rps.toFixed(1)} | ${c.cpuPerRequest.toFixed(1)} | ${c.netCpuPerRequest.toFixed(1)} |`
+    console.log(`|---|---|---|---|---|---|---|---|${baseline ? '---|---|' : ''}`)
+    const measure = async (page: Page, org: string, server: { portal: typeof portal; file: string; cookie: string; adminCookie: string; name: string }, against?: number) => {
+      const pageCookie = page.name.includes('signed out') ? '' : page.asAdmin ? server.adminCookie : server.cookie
+      if (!STALE_FLEET) keepFleetReporting(server.file)
+      const s = await single(server.portal.port, page.url, pageCookie)
+      const c = await concurrent(server.portal.pid, server.portal.port, page.url, pageCookie, s.p50)
+      const ratio = against === undefined ? '' : ` ${(against / c.cpuPerRequest).toFixed(2)} |`
+      const line = `| ${page.name} | ${org}${baseline ? ` | ${server.name}` : ''} | ${s.status}${c.failed ? ` (${c.failed} failed)` : ''} | ${(s.bytes / 1024).toFixed(1)} (${(s.wire / 1024).toFixed(1)}) | ${s.p50.toFixed(0)} / ${s.p95.toFixed(0)} | ${c.rps.toFixed(1)} | ${c.cpuPerRequest.toFixed(1)} | ${c.netCpuPerRequest.toFixed(1)} |${baseline ? (against === undefined ? ' |' : ratio) : ''}`
       console.log(line)
       rows.push(line)
-      json.push({ page: page.name, org, url: page.url, ...s, ...c })
+      json.push({ page: page.name, org, url: page.url, server: server.name, ...s, ...c })
+      return c.cpuPerRequest
+    }
+    const run = async (page: Page, org: string) => {
+      if (ONLY.length && !ONLY.some((only) => page.name.includes(only) || page.url.includes(only))) return
+      const cpu = await measure(page, org, { portal, file, cookie, adminCookie, name: 'this' })
+      if (baseline) await measure(page, org, { ...baseline, name: 'baseline' }, cpu)
     }
     for (const o of orgs) for (const page of pagesOf(o)) await run(page, o.label)
     for (const page of common) await run(page, '-')
@@ -193,7 +219,7 @@ async function main() {
     console.log(`written ${path.relative(root, out)}${PROFILE ? `; CPU profile in ${path.relative(root, profileDir)} after exit` : ''}`)
   } finally {
     agent.destroy()
-    await portal.stop()
+    await Promise.all([portal.stop(), baseline?.portal.stop()])
   }
 }
 

@@ -50,7 +50,8 @@ export async function benchDatabase(file?: string, keepReporting = true, scale =
  * bench/pages.ts calls it between pages (a page's run is far shorter than the 5-minute offline delay).
  */
 export function keepFleetReporting(file: string) {
-  const db = new Database(file)
+  // the server writes the same file meanwhile: wait for its write lock rather than fail (seconds at load 50)
+  const db = new Database(file, { timeout: 60_000 })
   // every organization bench/seed-fleet.ts made (ids 'bench-org-...'), not the demo's live agents
   const organizations = `"organizationId" >= 'bench-org-' AND "organizationId" < 'bench-org.'`
   try {
@@ -88,10 +89,10 @@ export function createSession(file: string, userId: string) {
 
 export type Portal = { child: ChildProcess; port: number; mqttPort: number; pid: number; stop: () => Promise<void> }
 
-/** `npm start` on `file` as a child process (production build), ports chosen by the system. */
-export async function startPortal(file: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Portal> {
+/** `npm start` on `file` as a child process (production build of `cwd`, this checkout by default), ports chosen by the system. */
+export async function startPortal(file: string, env: Record<string, string> = {}, nodeArgs: string[] = [], cwd = root): Promise<Portal> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/start.ts'], {
-    cwd: root,
+    cwd,
     env: {
       ...process.env,
       NODE_ENV: 'production',

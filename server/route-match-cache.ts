@@ -74,14 +74,16 @@ function __pfHasLazy(routes) {
   return routes.some((route) => route.lazy !== void 0 || (route.children !== void 0 && __pfHasLazy(route.children)));
 }
 function convertRoutesToDataRoutes(routes, mapRouteProperties, parentPath, manifest) {
-  if (parentPath !== void 0 || __pfHasLazy(routes)) return __pfConvertRoutesToDataRoutes(routes, mapRouteProperties, parentPath, manifest);
+  if (parentPath !== void 0) return __pfConvertRoutesToDataRoutes(routes, mapRouteProperties, parentPath, manifest);
+  // a kept tree had no lazy route when it was kept (the walk below costs as much as a render's matching)
   let byMapper = __pfDataRoutes.get(routes);
-  if (byMapper === void 0) {
-    byMapper = new Map();
-    __pfDataRoutes.set(routes, byMapper);
-  }
-  let converted = byMapper.get(mapRouteProperties);
+  let converted = byMapper === void 0 ? void 0 : byMapper.get(mapRouteProperties);
   if (converted === void 0) {
+    if (__pfHasLazy(routes)) return __pfConvertRoutesToDataRoutes(routes, mapRouteProperties, parentPath, manifest);
+    if (byMapper === void 0) {
+      byMapper = new Map();
+      __pfDataRoutes.set(routes, byMapper);
+    }
     const built = {};
     converted = { routes: __pfConvertRoutesToDataRoutes(routes, mapRouteProperties, void 0, built), manifest: built };
     byMapper.set(mapRouteProperties, converted);

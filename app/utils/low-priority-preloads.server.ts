@@ -1,5 +1,3 @@
-import { Transform, type TransformCallback } from 'node:stream'
-
 const NEEDLE = Buffer.from('<link rel="modulepreload"')
 const REPLACEMENT = Buffer.from('<link rel="modulepreload" fetchpriority="low"')
 
@@ -9,34 +7,10 @@ const REPLACEMENT = Buffer.from('<link rel="modulepreload" fetchpriority="low"')
  * (high) priority the 180-310 KB of page JavaScript shares a phone's connection with the
  * stylesheet and delays the first paint. Low priority lets the browser fetch the stylesheet first;
  * the scripts load right behind it and hydrate as before. `<Scripts>` has no option for this.
- * Works on bytes (the tag is ASCII, so it never matches inside a multi-byte character); a tag split
- * across chunks is kept back until the next chunk. Chunks without the tag pass as they are.
+ * Works on the complete page's bytes (app/entry.server.tsx renders a page whole; the tag is ASCII,
+ * so it never matches inside a multi-byte character).
  */
-export class LowPriorityPreloads extends Transform {
-  private tail: Buffer | null = null
-
-  override _transform(chunk: Buffer | string, _encoding: BufferEncoding, callback: TransformCallback) {
-    let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
-    if (this.tail) {
-      bytes = Buffer.concat([this.tail, bytes])
-      this.tail = null
-    }
-    const keep = partialNeedleAtEnd(bytes)
-    if (keep) {
-      this.tail = Buffer.from(bytes.subarray(bytes.length - keep))
-      bytes = bytes.subarray(0, bytes.length - keep)
-    }
-    callback(null, bytes.length ? markLow(bytes) : undefined)
-  }
-
-  override _flush(callback: TransformCallback) {
-    const rest = this.tail
-    this.tail = null
-    callback(null, rest?.length ? markLow(rest) : undefined)
-  }
-}
-
-function markLow(bytes: Buffer) {
+export function markPreloadsLow(bytes: Buffer): Buffer {
   let at = bytes.indexOf(NEEDLE)
   if (at === -1) return bytes
   const parts: Buffer[] = []
@@ -48,11 +22,4 @@ function markLow(bytes: Buffer) {
   }
   parts.push(bytes.subarray(from))
   return Buffer.concat(parts)
-}
-
-/** How many bytes at the end of `bytes` are a proper prefix of the tag. */
-function partialNeedleAtEnd(bytes: Buffer) {
-  const lt = bytes.lastIndexOf(0x3c /* < */, bytes.length - 1)
-  if (lt === -1 || bytes.length - lt >= NEEDLE.length) return 0
-  return NEEDLE.subarray(0, bytes.length - lt).equals(bytes.subarray(lt)) ? bytes.length - lt : 0
 }

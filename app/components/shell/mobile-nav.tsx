@@ -2,6 +2,7 @@ import * as DialogPrimitive from '@radix-ui/react-dialog'
 import { useLocation } from '@remix-run/react'
 import { Menu } from 'lucide-react'
 import { useEffect, useState } from 'react'
+import { useAfterHydration } from '../ui/after-hydration'
 import { Sidebar, type SidebarProps } from './sidebar'
 
 /**
@@ -12,11 +13,13 @@ export function MobileNav(props: Omit<SidebarProps, 'variant'>) {
   const [open, setOpen] = useState(false)
   const location = useLocation()
   useEffect(() => setOpen(false), [location.pathname, location.search])
+  const trigger = { className: '-ml-1 rounded-md p-1.5 text-muted-foreground hover:bg-accent md:hidden', 'aria-label': 'Open menu', children: <Menu className="size-5" /> }
+  // the server renders the closed trigger only (as Radix renders it); the dialog comes with the first render after hydration
+  const live = useAfterHydration()
+  if (!live) return <button type="button" aria-haspopup="dialog" aria-expanded={false} data-state="closed" {...trigger} />
   return (
     <DialogPrimitive.Root open={open} onOpenChange={setOpen}>
-      <DialogPrimitive.Trigger className="-ml-1 rounded-md p-1.5 text-muted-foreground hover:bg-accent md:hidden" aria-label="Open menu">
-        <Menu className="size-5" />
-      </DialogPrimitive.Trigger>
+      <DialogPrimitive.Trigger {...trigger} />
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/40 md:hidden" />
         <DialogPrimitive.Content className="fixed inset-y-0 left-0 z-50 flex outline-none md:hidden" aria-describedby={undefined}>

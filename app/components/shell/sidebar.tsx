@@ -26,7 +26,8 @@ import { type OrganizationCapabilities } from '~/domain/access/catalogue'
 import { callApi } from '~/utils/api-client'
 import { cn } from '~/utils/cn'
 import { useDebouncedCallback } from '~/utils/use-debounced-callback'
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
+import { useAfterHydration } from '../ui/after-hydration'
+import { ClosedMenuTrigger, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
 import { Tooltip } from '../ui/tooltip'
 import { SHOW_SHORTCUTS_EVENT } from './shortcut-help'
 
@@ -184,17 +185,24 @@ function ExternalItem({ href, icon, label, collapsed }: { href: string; icon: Re
 
 function OrganizationSwitcher({ collapsed, organizations, active }: { collapsed: boolean; organizations: { id: string; name: string }[]; active: { id: string; name: string } | null }) {
   const navigate = useNavigate()
+  const trigger = {
+    className: cn('flex w-full items-center gap-2 rounded-md border border-white/10 bg-white/5 px-2 py-1.5 text-left text-[13px] hover:bg-white/10', collapsed && 'justify-center'),
+    // the accessible name keeps the visible organization name (axe label-content-name-mismatch)
+    'aria-label': collapsed ? 'Switch organization' : `${active?.name ?? 'Select organization'} (Switch organization)`,
+    children: (
+      <>
+        <Building2 className="size-4 shrink-0 text-sidebar-muted" />
+        {!collapsed && <span className="truncate font-medium text-white">{active?.name ?? 'Select organization'}</span>}
+      </>
+    ),
+  }
+  // the server renders the closed trigger only; the menu comes with the first render after hydration
+  const live = useAfterHydration()
+  if (!live) return <div className="px-3"><ClosedMenuTrigger {...trigger} /></div>
   return (
     <div className="px-3">
       <DropdownMenu>
-        <DropdownMenuTrigger
-          className={cn('flex w-full items-center gap-2 rounded-md border border-white/10 bg-white/5 px-2 py-1.5 text-left text-[13px] hover:bg-white/10', collapsed && 'justify-center')}
-          // the accessible name keeps the visible organization name (axe label-content-name-mismatch)
-          aria-label={collapsed ? 'Switch organization' : `${active?.name ?? 'Select organization'} (Switch organization)`}
-        >
-          <Building2 className="size-4 shrink-0 text-sidebar-muted" />
-          {!collapsed && <span className="truncate font-medium text-white">{active?.name ?? 'Select organization'}</span>}
-        </DropdownMenuTrigger>
+        <DropdownMenuTrigger {...trigger} />
         <DropdownMenuContent align="start" className="w-60">
           <DropdownMenuLabel>Organizations</DropdownMenuLabel>
           {organizations.map((o) => (
@@ -216,11 +224,10 @@ function OrganizationSwitcher({ collapsed, organizations, active }: { collapsed:
 function ProfileMenu({ user, collapsed }: { user: { name: string; email: string }; collapsed: boolean }) {
   const navigate = useNavigate()
   const submit = useSubmit()
-  return (
-    <DropdownMenu>
-      <DropdownMenuTrigger
-        className={cn('flex items-center gap-2.5 rounded-md px-2 py-1.5 text-left text-[13px] hover:bg-white/10', collapsed && 'justify-center')}
-      >
+  const trigger = {
+    className: cn('flex items-center gap-2.5 rounded-md px-2 py-1.5 text-left text-[13px] hover:bg-white/10', collapsed && 'justify-center'),
+    children: (
+      <>
         {/* named by its content ("My Account" + the visible name and e-mail), not an aria-label that hides them */}
         <span className="sr-only">My Account</span>
         <CircleUser className="size-5 shrink-0" aria-hidden />
@@ -230,7 +237,14 @@ function ProfileMenu({ user, collapsed }: { user: { name: string; email: string 
             <span className="block truncate text-[11px] text-sidebar-muted">{user.email}</span>
           </span>
         )}
-      </DropdownMenuTrigger>
+      </>
+    ),
+  }
+  const live = useAfterHydration()
+  if (!live) return <ClosedMenuTrigger {...trigger} />
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger {...trigger} />
       <DropdownMenuContent side="right" align="end" className="w-52">
         <DropdownMenuLabel>My Account</DropdownMenuLabel>
         <DropdownMenuItem onSelect={() => navigate('/settings/profile')}>Profile</DropdownMenuItem>

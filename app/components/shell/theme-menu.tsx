@@ -3,6 +3,7 @@ import { Monitor, Moon, Sun } from 'lucide-react'
 import { useTheme } from '~/root'
 import { isTheme, THEME_ACTION, THEMES, type Theme } from '~/utils/theme'
 import { Button } from '../ui/button'
+import { useAfterHydration } from '../ui/after-hydration'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuLabel, DropdownMenuRadioGroup, DropdownMenuRadioItem, DropdownMenuTrigger } from '../ui/dropdown-menu'
 
 const LABELS: Record<Theme, string> = { system: 'System', light: 'Light', dark: 'Dark' }
@@ -13,6 +14,15 @@ export function ThemeMenu() {
   const theme = useTheme()
   const fetcher = useFetcher({ key: 'theme' })
   const Icon = ICONS[theme]
+  // the server renders the closed trigger only; the menu comes with the first render after hydration
+  const live = useAfterHydration()
+  if (!live) {
+    return (
+      <Button variant="ghost" size="icon" aria-label={`Theme: ${LABELS[theme]}`} aria-haspopup="menu" aria-expanded={false} data-state="closed">
+        <Icon />
+      </Button>
+    )
+  }
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>

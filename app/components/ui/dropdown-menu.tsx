@@ -3,6 +3,14 @@ import { type ComponentProps } from 'react'
 import { cn } from '~/utils/cn'
 
 export const DropdownMenu = Menu.Root
+
+/**
+ * What a closed menu's `DropdownMenuTrigger` renders (same element and state attributes, no
+ * menu): the shell's menus render this on the server and until hydration (useAfterHydration).
+ */
+export function ClosedMenuTrigger(props: ComponentProps<'button'>) {
+  return <button type="button" aria-haspopup="menu" aria-expanded={false} data-state="closed" {...props} />
+}
 export const DropdownMenuTrigger = Menu.Trigger
 export const DropdownMenuGroup = Menu.Group
 
