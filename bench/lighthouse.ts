@@ -1,4 +1,4 @@
-// npm run bench:lighthouse [-- --only agents] [-- --runs 3]: Lighthouse's mobile preset (simulated
+// npm run bench:lighthouse [-- --only agents,members] [-- --runs 3]: Lighthouse's mobile preset (simulated
 // slow 4G and 4x CPU slowdown on a Moto G Power sized screen) against the production portal with the
 // demo data and its simulated fleet, signed in as the demo owner (session cookie sent as an extra
 // header). Prints per page the performance score and key metrics; docs/benchmarks.md records them.
@@ -60,7 +60,7 @@ try {
     { name: 'project devices', url: `${project}/devices`, signedIn: true },
     { name: 'project issues', url: `${project}/issues`, signedIn: true },
     { name: 'members', url: `${org}/members`, signedIn: true },
-  ].filter((p) => !ONLY || p.name.includes(ONLY))
+  ].filter((p) => !ONLY || ONLY.split(',').some((only) => p.name.includes(only)))
 
   const waitStarted = Date.now()
   while (!TRACE && Number(loadAverage()) >= QUIET_LOAD && Date.now() - waitStarted < QUIET_WAIT_S * 1000) await new Promise((r) => setTimeout(r, 5000))
