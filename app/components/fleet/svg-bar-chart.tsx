@@ -210,7 +210,8 @@ export function SvgBarChart({ categories, series, layout, width: fixedWidth, hei
         >
           <p className="mb-1">{current.label}</p>
           {series.map((s) => (
-            <p key={s.key} style={{ color: current.colors?.[s.key] ?? s.color }}>
+            <p key={s.key} className="flex items-center gap-1.5">
+              <span aria-hidden className="inline-block size-2.5" style={{ background: current.colors?.[s.key] ?? s.color }} />
               {s.name} : {current.values[s.key] ?? 0}
             </p>
           ))}
@@ -221,7 +222,8 @@ export function SvgBarChart({ categories, series, layout, width: fixedWidth, hei
           {series.map((s) => (
             <li key={s.key} className="flex items-center gap-1">
               <span aria-hidden className="inline-block size-2.5" style={{ background: s.color }} />
-              <span style={{ color: s.color }}>{s.name}</span>
+              {/* the name in the axis colour: yellow or orange text on the card fails contrast (axe) */}
+              <span>{s.name}</span>
             </li>
           ))}
         </ul>
