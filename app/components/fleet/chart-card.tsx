@@ -1,11 +1,10 @@
 import { BarChart3, Table2 } from 'lucide-react'
-import { lazy, Suspense, useState, type ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import type { ChartDatum } from '~/domain/fleet/labels'
+import ChartBody from './chart-body'
 import { SEVERITY_COLORS } from './chart-colors'
 import { useNearViewport } from './use-near-viewport'
 import { Card, CardContent, CardHeader, CardTitle } from '../ui/card'
-
-const ChartBody = lazy(() => import('./chart-body'))
 
 /** Axis labels wrap into two lines at most (the table view shows the whole text). */
 const LABEL_MAX = 40
@@ -85,12 +84,8 @@ export function ChartCard({
         ) : (
           <div ref={chartArea} style={{ height: chartHeight }} className="relative" data-chart={title}>
             {empty ? <p className="absolute inset-0 flex items-center justify-center text-xs text-muted-foreground">No data available</p> : null}
-            {/* recharts (~110 KB gzip) loads in its own chunk after the page is interactive, once the chart is near the screen */}
-            {nearViewport ? (
-              <Suspense fallback={null}>
-                <ChartBody data={data.map((d) => ({ ...d, label: label(d) }))} layout={layout} barSize={barSize} colors={colors} />
-              </Suspense>
-            ) : null}
+            {/* drawn in the browser once near the screen: the chart needs its measured width */}
+            {nearViewport ? <ChartBody data={data.map((d) => ({ ...d, label: label(d) }))} layout={layout} barSize={barSize} colors={colors} height={chartHeight} /> : null}
           </div>
         )}
         {children}

@@ -1,7 +1,6 @@
-import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts'
 import { HISTORY_SEVERITIES } from '~/domain/fleet/labels'
 import { SEVERITY_CHART_COLORS } from './chart-card'
-import { AXIS_TICK, CHART, TOOLTIP_STYLE } from './chart-colors'
+import { SvgBarChart } from './svg-bar-chart'
 
 const LABELS: Record<string, string> = {
   critical: 'Critical',
@@ -10,19 +9,15 @@ const LABELS: Record<string, string> = {
   notice: 'Notice',
 }
 
-/** The recharts part of IssueHistoryChart, its own module so recharts loads in the browser only. */
+/** legend and stacks in severity order */
+const SERIES = HISTORY_SEVERITIES.map((s) => ({ key: s, name: LABELS[s]!, color: SEVERITY_CHART_COLORS[s]! }))
+
+/** The Issue History bars: one column per day, stacked by severity, with a legend. */
 export default function IssueHistoryBody({ history, width, height }: { history: Record<string, number | string>[]; width: number; height: number }) {
-  return (
-    <BarChart width={width} height={height} data={history} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
-      <CartesianGrid strokeDasharray="3 3" stroke={CHART.grid} vertical={false} />
-      <XAxis dataKey="day" tick={AXIS_TICK} />
-      <YAxis allowDecimals={false} tick={AXIS_TICK} />
-      <Tooltip contentStyle={TOOLTIP_STYLE} cursor={{ fill: CHART.cursor }} />
-      {/* legend in severity order, not recharts' default alphabetical */}
-      <Legend wrapperStyle={{ fontSize: 11, color: CHART.text }} itemSorter={null} />
-      {HISTORY_SEVERITIES.map((s) => (
-        <Bar key={s} dataKey={s} name={LABELS[s]} stackId="severity" fill={SEVERITY_CHART_COLORS[s]} isAnimationActive={false} />
-      ))}
-    </BarChart>
-  )
+  const categories = history.map((day) => ({
+    key: String(day.day),
+    label: String(day.day),
+    values: Object.fromEntries(HISTORY_SEVERITIES.map((s) => [s, Number(day[s] ?? 0)])),
+  }))
+  return <SvgBarChart categories={categories} series={SERIES} layout="horizontal" width={width} height={height} maxBarSize={48} axisWidth={36} margin={{ top: 4, right: 8, bottom: 0, left: 0 }} legend labels="preserveEnd" />
 }

@@ -1,7 +1,6 @@
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { useEffect, useState } from 'react'
+import IssueHistoryBody from './issue-history-body'
 import { useNearViewport } from './use-near-viewport'
-
-const IssueHistoryBody = lazy(() => import('./issue-history-body'))
 
 const WIDTH = 700
 const HEIGHT = 200
@@ -9,9 +8,8 @@ const HEIGHT = 200
 /**
  * The Issues tab's 'Issue History' bar chart (last 10 days, stacked by severity, 700 x 200 at
  * most; narrower screens get a narrower chart so all ten days, today's included, stay in view).
- * The server renders a box of the chart's size only: rendering recharts on the server cost ~20 ms
- * of CPU per page view; in the browser the chart's chunk loads once the box is near the screen, so
- * nothing shifts when it arrives.
+ * The server renders a box of the chart's size only (the chart needs the measured width); the
+ * browser draws the chart once the box is near the screen, so nothing shifts when it arrives.
  */
 export function IssueHistoryChart({ history }: { history: Record<string, number | string>[] }) {
   const [area, near] = useNearViewport<HTMLDivElement>()
@@ -26,9 +24,7 @@ export function IssueHistoryChart({ history }: { history: Record<string, number 
   return (
     <div ref={area} style={{ maxWidth: WIDTH, height: HEIGHT }} className="w-full" data-chart="Issue History">
       {near && width > 0 ? (
-        <Suspense fallback={null}>
-          <IssueHistoryBody history={history} width={width} height={HEIGHT} />
-        </Suspense>
+        <IssueHistoryBody history={history} width={width} height={HEIGHT} />
       ) : null}
     </div>
   )
