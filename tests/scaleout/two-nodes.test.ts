@@ -3,11 +3,11 @@
  * one PostgreSQL database behind Debian's nginx (round robin, no sticky sessions), the demo fleet
  * of node A plus an agent driven by this test, all through RabbitMQ.
  */
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import mqtt from 'mqtt'
+import pg from 'pg'
 import { type Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Scope } from '../../app/domain/access/catalogue'
@@ -33,18 +33,25 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
   let nodeB: RunningPortal
   let balancer: string
   let browser: Browser
-  const sql = (query: string) => execFileSync('psql', [db.url, '-XAtqc', query], { encoding: 'utf8' }).trim()
-  /** partition queue -> node whose consumer is active on it (consumer tags name the node) */
-  const activeConsumers = () => {
+  // The waits below poll the database over a connection held open, not a psql process per poll.
+  // Which consumer of a partition is the active one only rabbitmqctl tells (AMQP's consumer count
+  // of a single-active-consumer quorum queue counts the active one alone, never the standbys), and
+  // each call boots an Erlang VM (seconds of CPU at load 20): asked asynchronously, every 5 s.
+  let database: pg.Client
+  /** rows as `psql -At` prints them: columns joined by `|`, rows by newlines */
+  const sql = async (query: string) =>
+    (await database.query<unknown[]>({ text: query, rowMode: 'array' })).rows.map((row) => row.map(String).join('|')).join('\n')
+  /** partition queue -> node whose consumer is active on it (consumer tags name the node): one rabbitmqctl call */
+  const activeConsumers = async () => {
     const active = new Map<string, string>()
-    for (const [queue, tag, isActive] of rabbit.ctl('list_consumers', 'queue_name', 'consumer_tag', 'active').split('\n').map((l) => l.split('\t'))) {
+    for (const [queue, tag, isActive] of (await rabbit.ctlAsync('list_consumers', 'queue_name', 'consumer_tag', 'active')).split('\n').map((l) => l.split('\t'))) {
       if (!queue?.startsWith('pixelfleet.ingest.q') || isActive !== 'true') continue
       expect(active.has(queue), `two active consumers on ${queue}`).toBe(false)
       active.set(queue, tag.split('.')[0])
     }
     return active
   }
-  const partitionsOf = (node: string) => [...activeConsumers().values()].filter((n) => n === node).length
+  const partitionsOf = (node: string, active: Map<string, string>) => [...active.values()].filter((n) => n === node).length
 
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pf-scaleout-'))
@@ -53,6 +60,9 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
     nginx = startNginx(path.join(tmp, 'nginx'), nginxPort, [portA, portB])
     rabbit = await startRabbit(path.join(tmp, 'rabbit'), `${balancer}/broker-auth`)
     db = createTestDatabase('scaleout')
+    database = new pg.Client({ connectionString: db.url })
+    database.on('error', () => undefined)
+    await database.connect()
     // RELAY_INTERNAL_SECRET: the relays forward portal sessions to the node holding the agent's tunnel
     const common = { DATABASE_URL: db.url, MQTT_BROKER_URL: rabbit.mqttUrl, BROKER_AMQP_URL: rabbit.amqpUrl, TRUST_PROXY: 'loopback', PUBLIC_URL: balancer, INGEST_PREFETCH: '50', INGEST_PARTITIONS: String(PARTITIONS), LOG_LEVEL: 'error', FLEET_READ_CACHE_MS: '5000', RELAY_INTERNAL_SECRET: 'scale-out-test-secret-shared-by-both-relays' }
     nodeA = await startPortal({ ...common, PORT: String(portA), NODE_ID: 'node-a', RELAY_NODE_ID: 'relay-a', SEED_DEMO: 'true', SIMULATOR_AGENTS: String(FLEET) })
@@ -62,6 +72,7 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
 
   afterAll(async () => {
     await browser?.close()
+    await database?.end().catch(() => undefined)
     await nodeA?.stop()
     await nodeB?.stop()
     rabbit?.stop()
@@ -72,8 +83,8 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
 
   it('agents authenticate through the portal, their state is ingested and both nodes show it', async () => {
     // The demo fleet registered, connected (auth via nginx -> either node) and enrolled through RabbitMQ.
-    await expect.poll(() => Number(sql(`SELECT count(*) FROM "Agent" WHERE online AND "organizationId" = '${DEMO_ORG_ID}'`)), { timeout: 90_000, interval: 1000 }).toBe(FLEET)
-    const names = sql(`SELECT "clientName" FROM "Agent" WHERE "organizationId" = '${DEMO_ORG_ID}' ORDER BY "clientName" LIMIT 2`).split('\n')
+    await expect.poll(async () => Number(await sql(`SELECT count(*) FROM "Agent" WHERE online AND "organizationId" = '${DEMO_ORG_ID}'`)), { timeout: 90_000, interval: 1000 }).toBe(FLEET)
+    const names = (await sql(`SELECT "clientName" FROM "Agent" WHERE "organizationId" = '${DEMO_ORG_ID}' ORDER BY "clientName" LIMIT 2`)).split('\n')
     const { context, page } = await newPage(browser, balancer)
     await signIn(page, DEMO_USERS.owner.email, DEMO_PASSWORD)
     for (const node of [nodeA, nodeB]) {
@@ -116,25 +127,25 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
   }, 60_000)
 
   it('the ingest partitions are shared out between the two nodes, one active consumer each', async () => {
-    // node B registered behind node A on every partition; A hands B its share (heartbeats, ~1 s)
-    // (each rabbitmqctl call boots an Erlang VM: seconds on a busy machine)
-    await expect.poll(() => partitionsOf('node-b'), { timeout: 90_000, interval: 1000 }).toBe(PARTITIONS / 2)
-    const active = activeConsumers()
+    // node B registered behind node A on every partition; A hands B its share (heartbeats, ~1 s):
+    // usually done by now, so one rabbitmqctl call
+    let active = new Map<string, string>()
+    await expect.poll(async () => partitionsOf('node-b', (active = await activeConsumers())), { timeout: 90_000, interval: 5000 }).toBe(PARTITIONS / 2)
     expect(active.size).toBe(PARTITIONS)
-    expect(partitionsOf('node-a')).toBe(PARTITIONS / 2)
+    expect(partitionsOf('node-a', active)).toBe(PARTITIONS / 2)
   }, 150_000)
 
   it('a portal session opened on one node reaches an agent tunnelled to the other', async () => {
     // The demo fleet's agents open their tunnels to the relay of the node that answered their
     // getTunnelConfig (their partition's active consumer at the time).
-    const tunnels = () =>
-      sql(`SELECT t."agentId", t."relayNode", a."clientName" FROM "TunnelConnection" t JOIN "Agent" a ON a."id" = t."agentId" WHERE t."closedAt" IS NULL AND a."organizationId" = '${DEMO_ORG_ID}' ORDER BY a."clientName"`)
+    const tunnels = async () =>
+      (await sql(`SELECT t."agentId", t."relayNode", a."clientName" FROM "TunnelConnection" t JOIN "Agent" a ON a."id" = t."agentId" WHERE t."closedAt" IS NULL AND a."organizationId" = '${DEMO_ORG_ID}' ORDER BY a."clientName"`))
         .split('\n')
         .filter(Boolean)
         .map((line) => line.split('|'))
-    await expect.poll(() => tunnels().length, { timeout: 90_000, interval: 1000 }).toBeGreaterThan(0)
-    const [agentId, , name] = tunnels()[0]
-    const holder = () => tunnels().find(([id]) => id === agentId)?.[1]
+    await expect.poll(async () => (await tunnels()).length, { timeout: 90_000, interval: 1000 }).toBeGreaterThan(0)
+    const [agentId, , name] = (await tunnels())[0]
+    const holder = async () => (await tunnels()).find(([id]) => id === agentId)?.[1]
     const { context, page } = await newPage(browser, balancer)
     await signIn(page, DEMO_USERS.owner.email, DEMO_PASSWORD)
     // The page (and the session it opens) must come from the node NOT holding the tunnel: the
@@ -143,7 +154,7 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
     const failures: string[] = []
     let routed = false
     for (let attempt = 0; attempt < 3 && !routed; attempt++) {
-      const tunnelNode = holder()
+      const tunnelNode = await holder()
       const [index, other] = tunnelNode === 'relay-a' ? ['1', nodeB] : ['0', nodeA]
       await context.addCookies([{ name: 'pf_test_node', value: index, url: balancer }])
       await page.goto(`${balancer}/portal/${DEMO_ORG_ID}/${agentId}`)
@@ -160,8 +171,9 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
             return false
           },
         )
-      const moved = holder() !== tunnelNode
-      if (moved) failures.push(`the tunnel moved from ${tunnelNode} to ${holder()} during attempt ${attempt + 1}`)
+      const holderNow = await holder()
+      const moved = holderNow !== tunnelNode
+      if (moved) failures.push(`the tunnel moved from ${tunnelNode} to ${holderNow} during attempt ${attempt + 1}`)
       // a miss while the tunnel stayed where it was is a real failure, not retried
       else if (!shown) break
       routed = shown && !moved
@@ -203,19 +215,19 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('two web nodes behin
     expect(acknowledged).toBe(PINGS)
     step('all pings acknowledged')
     // Node B's partitions have node A as their active consumer now (it was the standby on each).
-    await expect.poll(() => partitionsOf('node-a'), { timeout: 90_000, interval: 1000 }).toBe(PARTITIONS)
+    await expect.poll(async () => partitionsOf('node-a', await activeConsumers()), { timeout: 90_000, interval: 5000 }).toBe(PARTITIONS)
     // Every acknowledged ping is counted, on node B's partitions too: its unacknowledged deliveries
     // and everything queued after its death went to node A.
     const ids = agents.map((a) => `'${a.id}'`).join(',')
     step('node A holds every partition')
-    const counted = () => Number(sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" IN (${ids}) AND "call" = 'ping'`))
+    const counted = async () => Number(await sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" IN (${ids}) AND "call" = 'ping'`))
     await expect.poll(counted, { timeout: 60_000, interval: 500 }).toBeGreaterThanOrEqual(PINGS)
-    for (const agent of agents) expect(Number(sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" = '${agent.id}' AND "call" = 'ping'`))).toBeGreaterThanOrEqual(Math.floor(PINGS / TEST_AGENTS))
+    for (const agent of agents) expect(Number(await sql(`SELECT coalesce(sum("count"), 0) FROM "UsageCounter" WHERE "agentId" = '${agent.id}' AND "call" = 'ping'`))).toBeGreaterThanOrEqual(Math.floor(PINGS / TEST_AGENTS))
     await Promise.all(agents.map((a) => a.client.endAsync()))
     // Node A carries on behind the balancer: pages and the fleet's presence still answer.
     const page = await fetch(`${balancer}/login`)
     expect(page.status).toBe(200)
     // (a presence event in flight on the killed node is redelivered to node A: allow it to land)
-    await expect.poll(() => Number(sql(`SELECT count(*) FROM "Agent" WHERE online AND "organizationId" = '${DEMO_ORG_ID}'`)), { timeout: 30_000, interval: 500 }).toBe(FLEET)
+    await expect.poll(async () => Number(await sql(`SELECT count(*) FROM "Agent" WHERE online AND "organizationId" = '${DEMO_ORG_ID}'`)), { timeout: 30_000, interval: 500 }).toBe(FLEET)
   }, 200_000)
 })
