@@ -1,11 +1,11 @@
-import { Writable } from 'node:stream'
 import { type AppLoadContext, type EntryContext, type HandleErrorFunction } from '@remix-run/node'
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react'
-import { renderToPipeableStream, renderToStaticMarkup } from 'react-dom/server'
+import { renderToStaticMarkup } from 'react-dom/server'
 import { ServiceUnavailable } from './components/error-boundary'
 import { NonceProvider } from './utils/nonce'
 import { markPreloadsLow } from './utils/low-priority-preloads.server'
 import { isUnavailableError, RETRY_AFTER_SECONDS } from './utils/errors.server'
+import { renderWhole } from './utils/render-whole.server'
 import stylesheet from './tailwind.css?url'
 
 const ABORT_DELAY = 5_000
@@ -20,55 +20,29 @@ const ABORT_DELAY = 5_000
  * server/compress-response.ts collects the body before it compresses it anyway, so streaming the
  * shell first bought nothing and cost a Node stream, a web stream, a transform and a write per
  * chunk of every page (about 10 % of a signed-in /about; docs/benchmarks.md, "Web request cost").
+ * renderWhole settles in every case (a render aborted before its shell answers 500, not never).
  */
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext, loadContext: AppLoadContext) {
   // server/unavailable-status.ts (markUnavailable) adds Retry-After to this answer itself
   if (unavailable.has(loadContext)) return unavailablePage(typeof loadContext.markUnavailable !== 'function')
   const nonce = typeof loadContext.cspNonce === 'string' ? loadContext.cspNonce : undefined
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce ?? ''}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-      </NonceProvider>,
-      {
-        nonce,
-        onShellReady() {
-          shellRendered = true
-        },
-        onAllReady() {
-          clearTimeout(abortTimer)
-          const chunks: Buffer[] = []
-          const page = new Writable({
-            write(chunk: Buffer, _encoding, callback) {
-              chunks.push(chunk)
-              callback()
-            },
-            final(callback) {
-              responseHeaders.set('Content-Type', 'text/html')
-              const html = markPreloadsLow(Buffer.concat(chunks))
-              // a Buffer is a Uint8Array over a plain ArrayBuffer (the DOM typings want that spelled out)
-              resolve(new Response(html as Uint8Array<ArrayBuffer>, { headers: responseHeaders, status: responseStatusCode }))
-              callback()
-            },
-          })
-          page.on('error', reject)
-          pipe(page)
-        },
-        onShellError(error: unknown) {
-          clearTimeout(abortTimer)
-          reject(error)
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500
-          // Errors of the initial shell are logged by Remix itself.
-          if (shellRendered) console.error(error)
-        },
-      },
-    )
-    // a render still waiting after this is cut short: what is pending is rendered in the browser
-    // (React starts rendering on the next turn: the callbacks above never run before this line)
-    const abortTimer = setTimeout(abort, ABORT_DELAY)
+  const element = (
+    <NonceProvider value={nonce ?? ''}>
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+    </NonceProvider>
+  )
+  return renderWhole(element, {
+    nonce,
+    abortDelayMs: ABORT_DELAY,
+    onBoundaryError(error, shellRendered) {
+      responseStatusCode = 500
+      // Errors of the initial shell are logged by Remix itself.
+      if (shellRendered) console.error(error)
+    },
+  }).then((html) => {
+    responseHeaders.set('Content-Type', 'text/html')
+    // a Buffer is a Uint8Array over a plain ArrayBuffer (the DOM typings want that spelled out)
+    return new Response(markPreloadsLow(html) as Uint8Array<ArrayBuffer>, { headers: responseHeaders, status: responseStatusCode })
   })
 }
 
