@@ -1,16 +1,16 @@
 /**
  * The projects list's per-project connected counts are shared for a few seconds per organization
  * (one join of every system with its agent): a change to systems, projects or agents drops them at
- * once, an agent report (ingest's own change) does not, and they never outlive
- * PROJECT_COUNTS_CACHE_MS.
+ * once, an agent report (ingest's own change) does not; past PROJECT_COUNTS_CACHE_MS they answer
+ * while a load behind them replaces them, up to PROJECT_COUNTS_REFRESH_BEHIND_MAX_MS.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
 import { announceIngestChanges } from '../../app/domain/events/ingest-origin.server'
 import { emitChange } from '~/domain/events/bus.server'
-import { PROJECT_COUNTS_CACHE_MS, projectSystemCounts } from '~/domain/fleet/project-system-counts.server'
+import { PROJECT_COUNTS_CACHE_MS, PROJECT_COUNTS_REFRESH_BEHIND_MAX_MS, projectSystemCounts } from '~/domain/fleet/project-system-counts.server'
 import { projectSystemTags } from '~/domain/fleet/project-systems.server'
 import { listProjects } from '~/domain/projects/projects.server'
 import { prisma } from '~/utils/db.server'
@@ -52,8 +52,13 @@ describe('projects list counts', () => {
     // an agent report (ingest's own change) keeps them: reports only move last seen, which the window covers
     announceIngestChanges([{ organizationId: orgId, kind: 'agent', ids: [agentId] }])
     expect((await projectSystemCounts(orgId, now)).get(projectId)?.connected).toBe(2)
-    // past the window they are counted again
-    expect((await projectSystemCounts(orgId, now + PROJECT_COUNTS_CACHE_MS + 1)).get(projectId)?.connected).toBe(1)
+    // past the window the last counts answer while one load behind them replaces them (decision 062)
+    const later = now + PROJECT_COUNTS_CACHE_MS + 1
+    expect((await projectSystemCounts(orgId, later)).get(projectId)?.connected).toBe(2)
+    await vi.waitFor(async () => expect((await projectSystemCounts(orgId, later)).get(projectId)?.connected).toBe(1), { timeout: 60_000, interval: 50 })
+    // counts older than the bound are loaded again before answering
+    await fresh()
+    expect((await projectSystemCounts(orgId, later + PROJECT_COUNTS_REFRESH_BEHIND_MAX_MS)).get(projectId)?.connected).toBe(2)
 
     // a person's change to an agent (enable, remove, ...) drops them at once
     await fresh()

@@ -36,6 +36,16 @@ function ActionIcon({ name }: { name: 'folder-plus' | 'users' | 'settings' | 'tr
   return <SpriteIcon prefix={ACTION_ICONS} name={name} className="lucide" />
 }
 
+/**
+ * Trees up to this many projects open fully expanded; larger ones open with their top-level
+ * projects only (sub-projects on expand). A 40-project list of the 20,000-agent bench organization
+ * was 343 KB of HTML, ~6.5 KB a row (its system tags and action buttons), on a screen that shows
+ * about 15 rows; the sub-projects' data is in the page, so expanding asks the server nothing.
+ */
+export const EXPAND_ALL_UP_TO = 20
+
+const countProjects = (projects: ProjectNode[]): number => projects.reduce((n, p) => n + 1 + countProjects(p.subRows), 0)
+
 /** A project anywhere in the tree (the dialog follows the list's latest data after a change). */
 function findProject(projects: ProjectNode[], id: string): ProjectNode | null {
   for (const p of projects) {
@@ -68,7 +78,7 @@ export function ProjectTable({
   newProjectOpen: boolean
   onNewProjectOpenChange: (open: boolean) => void
 }) {
-  const [expanded, setExpanded] = useState<ExpandedState>(true)
+  const [expanded, setExpanded] = useState<ExpandedState>(() => (countProjects(projects) <= EXPAND_ALL_UP_TO ? true : {}))
   const [subProjectOf, setSubProjectOf] = useState<{ id: string; name: string } | null>(null)
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null)
   /** the open project dialog: project, current tab, and the tab whose row button opened it (focus goes back there) */
