@@ -1,7 +1,7 @@
 import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
 import { presenceOf } from '../agents/presence.server'
-import { prisma } from '~/utils/db.server'
+import { isPostgres, prisma } from '~/utils/db.server'
 import { projectSystemCounts } from './project-system-counts.server'
 import { loadFleetScope } from './scope.server'
 
@@ -36,14 +36,25 @@ export async function projectSystemTags(actor: Actor, organizationId: string): P
   const now = Date.now()
   const [rows, counts] = await Promise.all([
     // per project one range of the (projectId, name, key, id) index; a window over every system
-    // sorted all of them (130 ms for 10,000)
-    prisma.$queryRaw<{ id: string; key: string; name: string; projectId: string; agentId: string; agentName: string; enabled: number | boolean; lastSeen: Date | string | null }[]>(sql`
+    // sorted all of them (130 ms for 10,000). PostgreSQL ran the IN sub-query once per system of
+    // the service and project (minutes at 100,000 systems), so there it is a LATERAL join.
+    prisma.$queryRaw<{ id: string; key: string; name: string; projectId: string; agentId: string; agentName: string; enabled: number | boolean; lastSeen: Date | string | null }[]>(
+      isPostgres()
+        ? sql`
+      SELECT s."id" AS id, s."key" AS key, s."name" AS name, s."projectId" AS "projectId", a."id" AS "agentId", a."clientName" AS "agentName",
+        a."enabled" AS enabled, a."lastSeen" AS "lastSeen"
+      FROM "Project" p CROSS JOIN LATERAL (
+        SELECT s2."id", s2."key", s2."name", s2."projectId", s2."agentId" FROM "System" s2 WHERE s2."projectId" = p."id" ORDER BY s2."name", s2."key", s2."id" LIMIT ${SYSTEM_TAGS_PER_PROJECT}
+      ) s JOIN "Agent" a ON a."id" = s."agentId"
+      WHERE p."id" IN (${Prisma.join(ids)}) ORDER BY s."projectId", s."name", s."key", s."id"`
+        : sql`
       SELECT s."id" AS id, s."key" AS key, s."name" AS name, s."projectId" AS "projectId", a."id" AS "agentId", a."clientName" AS "agentName",
         a."enabled" AS enabled, a."lastSeen" AS "lastSeen"
       FROM "Project" p JOIN "System" s ON s."id" IN (
         SELECT s2."id" FROM "System" s2 WHERE s2."projectId" = p."id" ORDER BY s2."name", s2."key", s2."id" LIMIT ${SYSTEM_TAGS_PER_PROJECT}
       ) JOIN "Agent" a ON a."id" = s."agentId"
-      WHERE p."id" IN (${Prisma.join(ids)}) ORDER BY s."projectId", s."name", s."key", s."id"`),
+      WHERE p."id" IN (${Prisma.join(ids)}) ORDER BY s."projectId", s."name", s."key", s."id"`,
+    ),
     projectSystemCounts(organizationId, now),
   ])
   const result: Record<string, ProjectSystemTags> = {}
