@@ -1,4 +1,4 @@
-// npm run bench:pages [-- --duration 6] [-- --only agents] [-- --concurrency 16] [-- --profile] [-- --stale-fleet] [-- --no-cache]:
+// npm run bench:pages [-- --duration 6] [-- --only agents] [-- --concurrency 16] [-- --profile] [-- --stale-fleet] [-- --no-cache] [-- --database postgresql://...]:
 // every page of the bench organization (bench/seed-fleet.ts: 10,000 agents, 200,000 devices) and of
 // the 6-agent demo organization through the production server, signed in as the owner. Per page:
 // status, bytes (HTML or data, uncompressed), single-user p50/p95, and with N concurrent users
@@ -10,7 +10,9 @@
 // (bench/seed-fleet.ts). `--baseline <dir>`: a second checkout (an older commit with its own build
 // and node_modules) runs as a second server on a copy of the database, and every page is measured
 // on both back to back (this checkout first), so a change is compared under the same machine load;
-// the last column is this checkout's CPU per request over the baseline's. docs/benchmarks.md records the figures.
+// the last column is this checkout's CPU per request over the baseline's. `--database postgresql://host/db`: the
+// server runs on that PostgreSQL database, seeded beforehand by `npm run bench:seed -- postgresql://host/db [--scale 100k]`
+// (the demo's simulated agents stay off there). docs/benchmarks.md records the figures.
 import http from 'node:http'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -18,7 +20,7 @@ import zlib from 'node:zlib'
 import Database from 'better-sqlite3'
 import { DEMO_ORG_ID, DEMO_USERS } from '../prisma/seed-data'
 import { BENCH_ORG_ID } from './seed-fleet'
-import { benchDatabase, cpuMs, createSession, keepFleetReporting, loadAverage, percentile, root, scaleName, startPortal } from './portal'
+import { benchDatabase, cpuMs, createSession, createSessionPostgres, firstAgentPostgres, keepFleetReporting, keepFleetReportingPostgres, loadAverage, percentile, root, scaleName, startPortal } from './portal'
 
 const args = process.argv.slice(2)
 const arg = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
@@ -35,6 +37,10 @@ const STALE_FLEET = args.includes('--stale-fleet')
 const NO_CACHE = args.includes('--no-cache')
 /** a checkout of another commit (with its build and node_modules) measured side by side */
 const BASELINE = arg('--baseline', '')
+/** a PostgreSQL database seeded by `npm run bench:seed -- postgresql://... [--scale 100k]`: the server runs on it instead of the SQLite file */
+const POSTGRES = arg('--database', '')
+if (POSTGRES && !/^postgres(ql)?:\/\//.test(POSTGRES)) throw new Error(`--database ${POSTGRES}: a postgresql:// URL (seeded by bench:seed)`)
+if (POSTGRES && BASELINE) throw new Error('--baseline runs on SQLite only')
 
 /** `asAdmin`: asked with the site administrator's session (the owner's otherwise) */
 type Page = { name: string; url: string; asAdmin?: true }
@@ -124,25 +130,29 @@ const memoryMb = (pid: number) => (statusField(pid, 'VmRSS') / 1024).toFixed(0)
 async function main() {
   if (!fs.existsSync(path.join(root, 'build/server/index.js'))) throw new Error('No production build: run `npm run build` first.')
   const scale = scaleName()
-  const file = await benchDatabase(undefined, !STALE_FLEET, scale)
-  const db = new Database(file)
-  const firstAgent = (org: string) => (db.prepare(`SELECT id FROM "Agent" WHERE "organizationId" = ? ORDER BY "clientName" LIMIT 1`).get(org) as { id: string } | undefined)?.id
+  // on PostgreSQL the database is the URL (seeded beforehand); the demo's simulated agents stay off (they keep their state next to a file)
+  const file = POSTGRES || (await benchDatabase(undefined, !STALE_FLEET, scale))
+  if (POSTGRES && !STALE_FLEET) await keepFleetReportingPostgres(POSTGRES)
+  const db = POSTGRES ? null : new Database(file)
+  const firstAgent = async (org: string) =>
+    db ? (db.prepare(`SELECT id FROM "Agent" WHERE "organizationId" = ? ORDER BY "clientName" LIMIT 1`).get(org) as { id: string } | undefined)?.id : firstAgentPostgres(POSTGRES, org)
   const profileDir = path.join(root, 'bench/.out/profiles')
   const nodeArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
   // The demo organization's 6 simulated agents enroll on the first start; later starts reuse them.
-  const serverEnv = { SIMULATOR_AGENTS: '6', ...(NO_CACHE ? { FLEET_READ_CACHE_MS: '0' } : {}) }
+  const serverEnv = { SIMULATOR_AGENTS: POSTGRES ? '0' : '6', ...(NO_CACHE ? { FLEET_READ_CACHE_MS: '0' } : {}) }
   const portal = await startPortal(file, serverEnv, nodeArgs)
   let baseline: { portal: Awaited<ReturnType<typeof startPortal>>; file: string; cookie: string; adminCookie: string } | null = null
   try {
-    for (let i = 0; i < 60 && !firstAgent(DEMO_ORG_ID); i++) await new Promise((r) => setTimeout(r, 1000))
-    const cookie = createSession(file, DEMO_USERS.owner.id)
-    const adminCookie = createSession(file, DEMO_USERS.admin.id)
+    for (let i = 0; i < 60 && !POSTGRES && !(await firstAgent(DEMO_ORG_ID)); i++) await new Promise((r) => setTimeout(r, 1000))
+    const session = (userId: string) => (POSTGRES ? createSessionPostgres(POSTGRES, userId) : createSession(file, userId))
+    const cookie = await session(DEMO_USERS.owner.id)
+    const adminCookie = await session(DEMO_USERS.admin.id)
     if (BASELINE) {
       if (!fs.existsSync(path.join(BASELINE, 'build/server/index.js'))) throw new Error(`--baseline ${BASELINE}: no production build there`)
       // its own copy (same agents, ids and sessions table), so the two servers' pollers and writes never meet
       const copy = `${file}.baseline.db`
       for (const stale of [copy + '.tmp', `${copy}-wal`, `${copy}-shm`]) fs.rmSync(stale, { force: true })
-      db.prepare('VACUUM INTO ?').run(copy + '.tmp')
+      db!.prepare('VACUUM INTO ?').run(copy + '.tmp')
       fs.renameSync(copy + '.tmp', copy)
       // the demo organization's simulated agents keep their ids and secrets next to the file (simulator/demo.server.ts)
       const simulatorState = (of: string) => path.join(path.dirname(of), 'simulator', path.parse(of).name)
@@ -150,10 +160,10 @@ async function main() {
       baseline = { portal: await startPortal(copy, serverEnv, [], path.resolve(BASELINE)), file: copy, cookie: createSession(copy, DEMO_USERS.owner.id), adminCookie: createSession(copy, DEMO_USERS.admin.id) }
     }
     const orgs = [
-      { label: `bench (${scale === '10k' ? '10,000' : '20,000'} agents)`, id: BENCH_ORG_ID, project: 'bench-prj-000000000', agent: firstAgent(BENCH_ORG_ID) },
-      { label: 'demo (6 agents)', id: DEMO_ORG_ID, project: 'demo-prj-main-stage0', agent: firstAgent(DEMO_ORG_ID) },
+      { label: `bench (${scale === '10k' ? '10,000' : '20,000'} agents)`, id: BENCH_ORG_ID, project: 'bench-prj-000000000', agent: await firstAgent(BENCH_ORG_ID) },
+      { label: 'demo (6 agents)', id: DEMO_ORG_ID, project: 'demo-prj-main-stage0', agent: await firstAgent(DEMO_ORG_ID) },
     ]
-    db.close()
+    db?.close()
     const pagesOf = (o: (typeof orgs)[number]): Page[] => {
       const base = `/organization/${o.id}`
       return [
@@ -195,7 +205,10 @@ async function main() {
     console.log(`|---|---|---|---|---|---|---|---|${baseline ? '---|---|' : ''}`)
     const measure = async (page: Page, org: string, server: { portal: typeof portal; file: string; cookie: string; adminCookie: string; name: string }, against?: number) => {
       const pageCookie = page.name.includes('signed out') ? '' : page.asAdmin ? server.adminCookie : server.cookie
-      if (!STALE_FLEET) keepFleetReporting(server.file)
+      if (!STALE_FLEET) {
+        if (POSTGRES) await keepFleetReportingPostgres(POSTGRES)
+        else keepFleetReporting(server.file)
+      }
       const s = await single(server.portal.port, page.url, pageCookie)
       const c = await concurrent(server.portal.pid, server.portal.port, page.url, pageCookie, s.p50)
       const ratio = against === undefined ? '' : ` ${(against / c.cpuPerRequest).toFixed(2)} |`

@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
+import pg from 'pg'
 import { FLEET_SCALES, seedFleet, type FleetScale } from './seed-fleet'
 
 export const root = path.resolve(import.meta.dirname, '..')
@@ -89,7 +90,7 @@ export function createSession(file: string, userId: string) {
 
 export type Portal = { child: ChildProcess; port: number; mqttPort: number; pid: number; stop: () => Promise<void> }
 
-/** `npm start` on `file` as a child process (production build of `cwd`, this checkout by default), ports chosen by the system. */
+/** `npm start` on `file` (or a postgresql:// URL) as a child process (production build of `cwd`, this checkout by default), ports chosen by the system. */
 export async function startPortal(file: string, env: Record<string, string> = {}, nodeArgs: string[] = [], cwd = root): Promise<Portal> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/start.ts'], {
     cwd,
@@ -100,7 +101,8 @@ export async function startPortal(file: string, env: Record<string, string> = {}
       MQTT_PORT: '0',
       RELAY_PORT: '0',
       HOST: '127.0.0.1',
-      DATABASE_URL: `file:${file}`,
+      // a postgresql:// URL (bench/pages.ts --database) or a SQLite file
+      DATABASE_URL: /^postgres(ql)?:\/\//.test(file) ? file : `file:${file}`,
       SEED_DEMO: 'true',
       SIMULATOR_AGENTS: '0',
       FEATURE_DASHBOARDS: 'true',
@@ -158,4 +160,46 @@ export const percentile = (values: number[], p: number) => {
 
 export function loadAverage() {
   return fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]
+}
+
+/** keepFleetReporting on a PostgreSQL bench database (bench/pages.ts --database). */
+export async function keepFleetReportingPostgres(url: string) {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    // Prisma's DateTime columns are UTC timestamps without a zone
+    await client.query(`WITH shift AS (SELECT (now() AT TIME ZONE 'UTC') - MAX("lastSeen") AS by FROM "Agent" WHERE "organizationId" LIKE 'bench-org-%')
+      UPDATE "Agent" SET "lastSeen" = "lastSeen" + shift.by FROM shift
+      WHERE "organizationId" LIKE 'bench-org-%' AND "lastSeen" IS NOT NULL AND shift.by > interval '0'`)
+  } finally {
+    await client.end()
+  }
+}
+
+/** createSession on a PostgreSQL bench database. */
+export async function createSessionPostgres(url: string, userId: string) {
+  const token = randomBytes(32).toString('base64url')
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(`INSERT INTO "Session" ("id","tokenHash","userId","createdAt","lastSeenAt","expiresAt") VALUES ($1,$2,$3,now(),now(),now() + interval '6 hours')`, [
+      randomBytes(10).toString('hex'),
+      createHash('sha256').update(token).digest('hex'),
+      userId,
+    ])
+  } finally {
+    await client.end()
+  }
+  return `pf_session=${encodeURIComponent(Buffer.from(JSON.stringify(token)).toString('base64'))}`
+}
+
+/** The first agent by name of an organization on a PostgreSQL bench database. */
+export async function firstAgentPostgres(url: string, organizationId: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query<{ id: string }>(`SELECT id FROM "Agent" WHERE "organizationId" = $1 ORDER BY "clientName" LIMIT 1`, [organizationId])).rows[0]?.id
+  } finally {
+    await client.end()
+  }
 }
