@@ -65,6 +65,25 @@ describe('Admin utility: agent self-enroll targets', () => {
     await page.reload()
     await expect(page.getByLabel('Demo Live Events / Virtual Production / Volume A', { exact: true }).isChecked()).resolves.toBe(true)
     await expect(page.getByLabel('Demo Live Events / Main Stage', { exact: true }).isChecked()).resolves.toBe(false)
+    await page.getByTestId('self-enroll-on').getByText('Switched on: Demo Live Events / Virtual Production / Volume A').waitFor()
+
+    // the server answers a search as one types; a pair the search hides stays switched on when another is saved
+    await page.getByRole('combobox', { name: 'Search organizations and projects' }).fill('main st')
+    await page.getByLabel('Demo Live Events / Virtual Production / Volume A', { exact: true }).waitFor({ state: 'detached' })
+    await page.getByLabel('Demo Live Events / Main Stage', { exact: true }).check()
+    await page.getByTestId('self-enroll-state').getByText('Saved', { exact: true }).waitFor()
+    const db2 = await portalDb(portal)
+    try {
+      const settings = await db2.platformSettings.findUniqueOrThrow({ where: { id: 'platform' } })
+      expect(JSON.parse(settings.selfEnrollTargets)).toEqual([
+        { organizationId: DEMO_ORG_ID, projectId: 'demo-prj-volume-a000' },
+        { organizationId: DEMO_ORG_ID, projectId: 'demo-prj-main-stage0' },
+      ])
+    } finally {
+      await db2.$disconnect()
+    }
+    await page.getByRole('combobox', { name: 'Search organizations and projects' }).fill('no such project')
+    await page.getByText('No match').waitFor()
     await context.close()
   })
 })
