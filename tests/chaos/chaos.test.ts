@@ -95,6 +95,8 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
   let acknowledged = 0
   /** acknowledged only after the agent's connection closed and came back (a resend) */
   let latePubacks = 0
+  /** late PUBACKs and overdue reconnects when the previous row was taken: a row counts those since (its fault included) */
+  let previousRow = { latePubacks: 0, pubackReconnects: 0 }
   const pubackReconnects = () => agents.reduce((sum, agent) => sum + (agent.watchdog?.reconnects ?? 0), 0)
   let pinging = true
   /** pings paused (each agent's timer keeps running) while duplicates are counted */
@@ -255,7 +257,6 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
 
   /** Waits until every ping sent so far is acknowledged and stored; returns seconds since `since`. */
   async function settle(scenario: string, since: number, linesBefore: number) {
-    const [lateBefore, reconnectsBefore] = [latePubacks, pubackReconnects()]
     const sent = published
     await reach(`${scenario}: acknowledged`, () => acknowledged, sent)
     const target = acknowledged
@@ -272,12 +273,13 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
       deadLettered: await deadLettered(),
       recoverySeconds,
       // (counted once every ping sent is acknowledged: the late ones of this scenario included)
-      latePubacks: latePubacks - lateBefore,
-      pubackReconnects: pubackReconnects() - reconnectsBefore,
+      latePubacks: latePubacks - previousRow.latePubacks,
+      pubackReconnects: pubackReconnects() - previousRow.pubackReconnects,
       failureLines: failureLines() - linesBefore,
       loadAverage: Number(os.loadavg()[0].toFixed(1)),
     }
     figures.push(row)
+    previousRow = { latePubacks, pubackReconnects: pubackReconnects() }
     step(`${scenario}: ${JSON.stringify(row)}`)
     return row
   }
