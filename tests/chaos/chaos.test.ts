@@ -339,6 +339,8 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
     for (const agent of agents) agent.watchdog?.stop()
     await Promise.all([...agents.map((a) => a.client), leaverClient, arriverClient].map((client) => client?.endAsync(true).catch(() => undefined)))
     await Promise.all([nodes.a?.stop(), nodes.b?.stop()])
+    // the publishing channels RabbitMQ closed under agents' MQTT connections (docs/decisions/068)
+    if (rabbit) console.log(`[chaos] RabbitMQ closed ${rabbit.errors().filter((line) => /basic\.publish caused a channel exception access_refused/.test(line)).length} MQTT publishing channel(s) on a failed permission check`)
     rabbit?.stop()
     nginx?.stop()
     await postgres?.remove()
