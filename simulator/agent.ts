@@ -19,6 +19,7 @@ import {
 } from '../protocol'
 import { type AgentCredentials, type CredentialStore } from './credentials'
 import { MqttRpc, isBadCredentials, isConnackRefusal, openConnection, reconnectAfterRefusals, refusalBackoffMs } from './mqtt-rpc'
+import { DEFAULT_PUBACK_TIMEOUT_MS, watchPubacks } from './puback-watchdog'
 import { toSystemReports } from './report'
 import { type SimulatedSite } from './site'
 import { RemoteConnect } from './tunnel'
@@ -35,6 +36,8 @@ export type VirtualAgentOptions = {
   pingIntervalMs?: number
   requestTimeoutMs?: number
   connectTimeoutMs?: number
+  /** a QoS 1 publish without PUBACK this long drops the connection, so mqtt.js resends it (default 30 s; 0: never) */
+  pubackTimeoutMs?: number
 }
 
 /** Keys of the portal-held configuration this agent obeys (setClientConfig, or pushed on the config topic). */
@@ -71,6 +74,7 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
   private secret?: string
   private client?: MqttClient
   private rpc?: MqttRpc
+  private pubackWatch?: ReturnType<typeof watchPubacks>
   private timers: NodeJS.Timeout[] = []
   private reportIntervalMs: number
   private stopped = false
@@ -171,6 +175,8 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
       this.connectTimeout,
     )
     reconnectAfterRefusals(client)
+    const pubackTimeoutMs = this.options.pubackTimeoutMs ?? DEFAULT_PUBACK_TIMEOUT_MS
+    if (pubackTimeoutMs > 0) this.pubackWatch = watchPubacks(client, { timeoutMs: pubackTimeoutMs, log: (message) => this.emit('problem', new Error(message)) })
     this.client = client
     this.agentId = agentId
     this.secret = secret
@@ -323,6 +329,7 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
   async stop() {
     this.stopped = true
     this.clearTimers()
+    this.pubackWatch?.stop()
     await this.remote.stop()
     const client = this.client
     if (!client) return
@@ -335,6 +342,7 @@ export class VirtualAgent extends EventEmitter<AgentEvents> {
   kill() {
     this.stopped = true
     this.clearTimers()
+    this.pubackWatch?.stop()
     void this.remote.stop()
     this.client?.stream.destroy()
     this.client?.end(true)

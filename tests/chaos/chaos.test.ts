@@ -21,6 +21,13 @@
  * stalled scenario prints the nodes' output and RabbitMQ's queues and consumers; a node exiting
  * unexpectedly fails the scenario at once.
  *
+ * The agents reconnect when a PUBACK is overdue (CHAOS_PUBACK_TIMEOUT_S, default 30; 0: never), as
+ * the reference agent does: RabbitMQ 3.10's MQTT plugin keeps a connection whose publishing channel
+ * it closed (a refused permission check while no portal node answered), and its publishes then get
+ * no PUBACK at all (docs/decisions/068). Each row counts the pings acknowledged only after their
+ * agent reconnected (`latePubacks`) and those reconnects (`pubackReconnects`); a stalled scenario
+ * names the agents still waiting for a PUBACK, since when, and RabbitMQ's last errors.
+ *
  * CHAOS_QUICK=1 (`npm run test:chaos -- --quick`; `npm test` runs it beside the SQLite suites when
  * PIXELFLEET_TEST_POSTGRES_URL is set, scripts/test-all.mjs) is the short profile: fewer agents,
  * nodes logging warnings only, a 10 s PostgreSQL outage, RabbitMQ restarted at once, a node killed
@@ -35,6 +42,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { agentRequestTopic, agentResponseTopic, provisionRequestTopic, provisionResponseTopic } from '../../protocol'
 import { reconnectAfterRefusals } from '../../simulator/mqtt-rpc'
+import { watchPubacks } from '../../simulator/puback-watchdog'
 import { freePort, rabbitmqInstalled, startNginx, startNode, startPostgresCluster, startRabbit, type Node, type PostgresCluster, type Rabbit } from '../scaleout/services'
 
 const QUICK = process.env.CHAOS_QUICK === '1'
@@ -50,12 +58,29 @@ const PARTITIONS = 8
 const FEWER_PARTITIONS = 4
 /** a node is back when all it missed is stored within this (generous: two cores shared by many) */
 const RECOVERY_LIMIT_MS = Number(process.env.CHAOS_RECOVERY_S ?? 180) * 1000
+/** the agents reconnect when a PUBACK is this late, as the reference agent does (docs/agent-protocol.md); 0: never */
+const PUBACK_TIMEOUT_MS = Number(process.env.CHAOS_PUBACK_TIMEOUT_S ?? 30) * 1000
 
 const enabled = process.env.PIXELFLEET_CHAOS === '1' && rabbitmqInstalled() && fs.existsSync('/usr/lib/postgresql')
 
 /** `acknowledged`: pings acknowledged when the scenario's fault ended and everything sent was acknowledged; `stored` then (>= acknowledged) */
 /** `duplicates`: stored twice in this scenario, counted with the pings paused (see countDuplicates) */
-type Figures = { scenario: string; published: number; acknowledged: number; stored: number; duplicates: number; deadLettered: number; recoverySeconds: number; failureLines: number; loadAverage: number }
+/** `latePubacks`: pings of this scenario acknowledged only after their agent reconnected; `pubackReconnects`: reconnects because a PUBACK was overdue */
+type Figures = {
+  scenario: string
+  published: number
+  acknowledged: number
+  stored: number
+  duplicates: number
+  deadLettered: number
+  recoverySeconds: number
+  latePubacks: number
+  pubackReconnects: number
+  failureLines: number
+  loadAverage: number
+}
+/** One pinging agent: its pings waiting for a PUBACK (number -> sent at) and how often its connection closed. */
+type Pinger = { id: string; client: mqtt.MqttClient; waiting: Map<number, number>; closes: number; watchdog: ReturnType<typeof watchPubacks> | null }
 
 describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ€™ faults', () => {
   let tmp: string
@@ -65,9 +90,14 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
   const nodes: Record<'a' | 'b', Node | null> = { a: null, b: null }
   const ports: Record<'a' | 'b', number> = { a: 0, b: 0 }
   let partitions = PARTITIONS
-  const agents: { id: string; client: mqtt.MqttClient }[] = []
+  const agents: Pinger[] = []
   let published = 0
   let acknowledged = 0
+  /** acknowledged only after the agent's connection closed and came back (a resend) */
+  let latePubacks = 0
+  /** late PUBACKs and overdue reconnects when the previous row was taken: a row counts those since (its fault included) */
+  let previousRow = { latePubacks: 0, pubackReconnects: 0 }
+  const pubackReconnects = () => agents.reduce((sum, agent) => sum + (agent.watchdog?.reconnects ?? 0), 0)
   let pinging = true
   /** pings paused (each agent's timer keeps running) while duplicates are counted */
   let paused = false
@@ -99,6 +129,23 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
     client.on('error', () => undefined)
     await client.subscribeAsync(agentResponseTopic(agentId, 'ping'), { qos: 1 })
     return client
+  }
+  /** A pinging agent: as the reference agent, it reconnects when a PUBACK is overdue (logged once per episode). */
+  function pinger(id: string, client: mqtt.MqttClient): Pinger {
+    const agent: Pinger = { id, client, waiting: new Map(), closes: 0, watchdog: null }
+    client.on('close', () => agent.closes++)
+    if (PUBACK_TIMEOUT_MS > 0) agent.watchdog = watchPubacks(client, { timeoutMs: PUBACK_TIMEOUT_MS, log: (message) => step(`agent ${id}: ${message}`) })
+    return agent
+  }
+  /** The agents still waiting for a PUBACK, the oldest wait first: which agent, how many, since when, connected or not. */
+  function waitingAgents(): string {
+    const now = Date.now()
+    const lines = agents
+      .filter((agent) => agent.waiting.size)
+      .map((agent) => ({ agent, since: Math.min(...agent.waiting.values()) }))
+      .sort((a, b) => a.since - b.since)
+      .map(({ agent, since }) => `${agent.id}: ${agent.waiting.size} since ${new Date(since).toISOString()} (${Math.round((now - since) / 1000)} s ago), ${agent.client.connected ? 'connected' : 'not connected'}, ${agent.closes} connection closes, ${agent.watchdog?.reconnects ?? 0} overdue-PUBACK reconnects`)
+    return lines.length ? lines.join('; ') : 'none'
   }
   const t0 = Date.now()
   const step = (what: string) => console.log(`[chaos ${((Date.now() - t0) / 1000).toFixed(0)} s] ${what}`)
@@ -155,9 +202,11 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
   }
   const failureLines = () => ['a', 'b'].reduce((sum, n) => sum + (nodes[n as 'a' | 'b']?.output().match(/ingest: storing messages fails/g)?.length ?? 0), 0)
 
-  /** A stalled scenario: the nodes' output and the broker's view of the ingest queues. */
+  /** A stalled scenario: the agents waiting for PUBACKs, the nodes' output, RabbitMQ's errors and its view of the ingest queues. */
   function dumpState(what: string) {
+    console.log(`[chaos] ${what}: agents waiting for a PUBACK: ${waitingAgents()}`)
     for (const name of ['a', 'b'] as const) console.log(`[chaos] ${what}: node ${name} output (tail):\n${nodes[name]?.output().slice(-6000) ?? '(not running)'}`)
+    console.log(`[chaos] RabbitMQ's last errors:\n${rabbit.errors().slice(-20).join('\n') || '(none)'}`)
     for (const args of [['list_queues', 'name', 'messages_ready', 'messages_unacknowledged', 'consumers'], ['list_consumers', 'queue_name', 'consumer_tag', 'ack_required', 'prefetch_count', 'active']]) {
       try {
         console.log(`[chaos] rabbitmqctl ${args[0]}:\n${rabbit.ctl(...args)}`)
@@ -175,7 +224,7 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
       if (crashed.length) throw new Error(`${what}: ${crashed.join('\n')}`)
       if (Date.now() > until) {
         dumpState(what)
-        throw new Error(`${what}: ${await value()} of ${target} after ${RECOVERY_LIMIT_MS / 1000} s`)
+        throw new Error(`${what}: ${await value()} of ${target} after ${RECOVERY_LIMIT_MS / 1000} s; agents waiting for a PUBACK: ${waitingAgents()}`)
       }
       await new Promise((resolve) => setTimeout(resolve, 500))
     }
@@ -214,8 +263,23 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
     await reach(`${scenario}: stored`, stored, target)
     const recoverySeconds = (Date.now() - since) / 1000
     const now = await stored()
-    const row = { scenario, published: sent, acknowledged: target, stored: now, duplicates: await countDuplicates(scenario), deadLettered: await deadLettered(), recoverySeconds, failureLines: failureLines() - linesBefore, loadAverage: Number(os.loadavg()[0].toFixed(1)) }
+    const duplicates = await countDuplicates(scenario)
+    const row: Figures = {
+      scenario,
+      published: sent,
+      acknowledged: target,
+      stored: now,
+      duplicates,
+      deadLettered: await deadLettered(),
+      recoverySeconds,
+      // (counted once every ping sent is acknowledged: the late ones of this scenario included)
+      latePubacks: latePubacks - previousRow.latePubacks,
+      pubackReconnects: pubackReconnects() - previousRow.pubackReconnects,
+      failureLines: failureLines() - linesBefore,
+      loadAverage: Number(os.loadavg()[0].toFixed(1)),
+    }
     figures.push(row)
+    previousRow = { latePubacks, pubackReconnects: pubackReconnects() }
     step(`${scenario}: ${JSON.stringify(row)}`)
     return row
   }
@@ -235,7 +299,7 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
     step('nodes up')
     brokerUrl = rabbit.mqttUrl.replace(/\/\/[^@]+@/, '//')
     const pingers = await Promise.all(Array.from({ length: AGENTS }, (_, n) => register(`CHAOS-${n}`)))
-    for (const agent of pingers) agents.push({ id: agent.agentId, client: await connectAgent(agent) })
+    for (const agent of pingers) agents.push(pinger(agent.agentId, await connectAgent(agent)))
     ;[leaver, arriver] = await Promise.all([register('CHAOS-LEAVER'), register('CHAOS-ARRIVER')])
     leaverClient = await connectAgent(leaver)
     step(`${AGENTS} agents registered`)
@@ -244,12 +308,21 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
       const tick = () => {
         if (!pinging) return
         if (paused) return void setTimeout(tick, PING_MS)
+        const number = published++
+        const closesBefore = agent.closes
+        agent.waiting.set(number, Date.now())
         const sent = agent.client
-          .publishAsync(agentRequestTopic(agent.id, 'ping'), JSON.stringify({ requestId: String(published), metrics }), { qos: 1 })
-          .then(() => acknowledged++, () => undefined)
+          .publishAsync(agentRequestTopic(agent.id, 'ping'), JSON.stringify({ requestId: String(number), metrics }), { qos: 1 })
+          .then(
+            () => {
+              acknowledged++
+              if (agent.closes > closesBefore) latePubacks++
+              agent.waiting.delete(number)
+            },
+            (error: Error) => step(`agent ${agent.id}: ping ${number} rejected by mqtt.js: ${error.message}`),
+          )
           .finally(() => sending.delete(sent))
         sending.add(sent)
-        published++
         setTimeout(tick, PING_MS)
       }
       setTimeout(tick, (PING_MS * n) / AGENTS)
@@ -263,8 +336,11 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
     down.add('a').add('b')
     // CHAOS_NODE_OUTPUT=1: the nodes' output even when everything passed (a slow recovery's log lines)
     if (process.env.CHAOS_NODE_OUTPUT === '1') for (const name of ['a', 'b'] as const) console.log(`[chaos] node ${name} output:\n${nodes[name]?.output() ?? '(not running)'}`)
+    for (const agent of agents) agent.watchdog?.stop()
     await Promise.all([...agents.map((a) => a.client), leaverClient, arriverClient].map((client) => client?.endAsync(true).catch(() => undefined)))
     await Promise.all([nodes.a?.stop(), nodes.b?.stop()])
+    // the publishing channels RabbitMQ closed under agents' MQTT connections (docs/decisions/068)
+    if (rabbit) console.log(`[chaos] RabbitMQ closed ${rabbit.errors().filter((line) => /basic\.publish caused a channel exception access_refused/.test(line)).length} MQTT publishing channel(s) on a failed permission check`)
     rabbit?.stop()
     nginx?.stop()
     await postgres?.remove()

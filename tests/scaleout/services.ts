@@ -29,6 +29,8 @@ export type Rabbit = {
   shutdown: () => Promise<void>
   /** starts the node again on the same ports and data (after stop or shutdown) */
   restart: () => Promise<void>
+  /** the `[error]` lines of the node's log so far (a channel closed under an MQTT connection names its cause there) */
+  errors: () => string[]
 }
 
 /** Runs a command without blocking this process's event loop (agents keep publishing meanwhile). */
@@ -95,6 +97,11 @@ export async function startRabbit(dir: string, portalAuthUrl: string): Promise<R
     restart: async () => {
       await runAsync('bash', [path.join(root, 'scripts/ensure-rabbitmq.sh'), 'start'], env, 150_000)
       rabbit.pid = pidOf()
+    },
+    errors: () => {
+      const logDir = path.join(dir, 'log')
+      const files = fs.existsSync(logDir) ? fs.readdirSync(logDir).filter((f) => f.endsWith('.log') && !f.includes('upgrade')) : []
+      return files.flatMap((f) => fs.readFileSync(path.join(logDir, f), 'utf8').split('\n')).filter((line) => line.includes('[error]'))
     },
   }
   return rabbit
