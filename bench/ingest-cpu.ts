@@ -86,7 +86,8 @@ async function main() {
     `${messages} messages in batches of ${BATCH}: ${(cpuMs / messages).toFixed(3)} ms CPU per message (${(wall / messages).toFixed(3)} ms wall), GC ${(gcMs / messages).toFixed(3)} ms per message`,
   )
   void agentCallSchemas
-  fs.rmSync(file, { force: true })
+  // the WAL and its index too (the connection is still open: SQLite would leave them behind)
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true })
 }
 
 await main()

@@ -67,6 +67,31 @@ function cpuSecondsOf(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
+/** User + system CPU seconds of each thread of a process so far, by thread id. */
+function threadCpuOf(pid: number): Map<number, number> {
+  const threads = new Map<number, number>()
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')
+      threads.set(Number(tid), (Number(fields[11]) + Number(fields[12])) / 100)
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return threads
+}
+/**
+ * Cores used per thread between two readings: the main (broker) thread, the busiest other one (the
+ * ingest worker when it runs) and the rest together (GC helpers, libuv pool, loader threads).
+ */
+function threadCores(pid: number, before: Map<number, number>, after: Map<number, number>, seconds: number) {
+  const used = [...after].map(([tid, cpu]) => ({ tid, cores: (cpu - (before.get(tid) ?? 0)) / seconds }))
+  const main = used.find((t) => t.tid === pid)?.cores ?? 0
+  const others = used.filter((t) => t.tid !== pid).sort((a, b) => b.cores - a.cores)
+  const busiest = others[0]?.cores ?? 0
+  const rest = others.slice(1).reduce((sum, t) => sum + t.cores, 0)
+  return { main, busiest, rest }
+}
 const openFiles = (pid: number) => fs.readdirSync(`/proc/${pid}/fd`).length
 /** Soft RLIMIT_NOFILE; child processes inherit it, so it holds for broker and generator alike. */
 const fileLimit = () => Number(/Max open files\s+(\d+)/.exec(fs.readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? Infinity)
@@ -145,7 +170,18 @@ async function inProcessBroker(): Promise<Broker> {
   }
 }
 
-type RunStats = { label: string; rate: number; p50: number; p95: number; p99: number; cores: number; cpuPerMessage: number; kbPerAgent: number; connected: number }
+type RunStats = {
+  label: string
+  rate: number
+  p50: number
+  p95: number
+  p99: number
+  cores: number
+  threads: { main: number; busiest: number; rest: number }
+  cpuPerMessage: number
+  kbPerAgent: number
+  connected: number
+}
 
 async function main() {
   const where = IN_PROCESS ? 'in the generator process' : 'in its own process'
@@ -173,9 +209,9 @@ async function main() {
     runs.push(await run('pixelfleet', ids, () => (IN_PROCESS ? inProcessBroker() : spawnBroker())))
     if (runs.length > 1) {
       const [minimal, real] = [runs[0], runs.at(-1)!]
-      console.log('\n| pipeline | msgs/s | p50 | p95 | p99 | broker cores | CPU per msg | RSS per agent |\n|---|---|---|---|---|---|---|---|')
+      console.log('\n| pipeline | msgs/s | p50 | p95 | p99 | broker cores (main + worker + rest) | CPU per msg | RSS per agent |\n|---|---|---|---|---|---|---|---|')
       for (const r of runs) {
-        console.log(`| ${r.label} | ${r.rate.toFixed(0)} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.cores.toFixed(2)} | ${r.cpuPerMessage.toFixed(3)} ms | ${r.kbPerAgent.toFixed(1)} KB |`)
+        console.log(`| ${r.label} | ${r.rate.toFixed(0)} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.cores.toFixed(2)} (${r.threads.main.toFixed(2)} + ${r.threads.busiest.toFixed(2)} + ${r.threads.rest.toFixed(2)}) | ${r.cpuPerMessage.toFixed(3)} ms | ${r.kbPerAgent.toFixed(1)} KB |`)
       }
       console.log(`ratio ${real.label} / ${minimal.label}: ${(real.rate / minimal.rate).toFixed(2)}x msgs/s, ${(real.cpuPerMessage / minimal.cpuPerMessage).toFixed(1)}x CPU per message; load average ${load()}`)
     }
@@ -221,6 +257,7 @@ async function run(label: string, ids: string[], start: () => Promise<Broker>): 
     const latencies: number[] = []
     let running = true
     const brokerCpuBefore = cpuSecondsOf(broker.pid)
+    const threadsBefore = threadCpuOf(broker.pid)
     const ownCpuBefore = process.cpuUsage()
     const started = performance.now()
     const loop = async (client: WireClient, i: number) => {
@@ -247,6 +284,7 @@ async function run(label: string, ids: string[], start: () => Promise<Broker>): 
     clearInterval(progress)
     const loadedRss = rssOf(broker.pid)
     const brokerCpu = cpuSecondsOf(broker.pid) - brokerCpuBefore
+    const threads = threadCores(broker.pid, threadsBefore, threadCpuOf(broker.pid), elapsed)
     const ownCpu = process.cpuUsage(ownCpuBefore)
     await Promise.race([Promise.all(loops), new Promise((r) => setTimeout(r, 10_000))])
 
@@ -258,6 +296,7 @@ async function run(label: string, ids: string[], start: () => Promise<Broker>): 
     // CPU per message barely depends on how busy the machine is; msgs/s and latency do.
     const perMessage = ((brokerCpu * 1000) / Math.max(1, latencies.length)).toFixed(3)
     console.log(`CPU while sending: broker ${cores(brokerCpu)} cores, ${perMessage} ms per message${IN_PROCESS ? ' (with the generator)' : `; generator ${cores((ownCpu.user + ownCpu.system) / 1e6)} cores`}`)
+    console.log(`  per thread: main ${threads.main.toFixed(2)} cores, busiest other ${threads.busiest.toFixed(2)} (the ingest worker when it runs), the rest ${threads.rest.toFixed(2)}`)
     console.log(`broker RSS under load ${mb(loadedRss)} MB; database ${mb(await benchDb.size())} MB; load average ${load()}`)
     console.log(limits.length ? `limits hit:\n${limits.map((l) => `  - ${l}`).join('\n')}` : `limits: none hit (ulimit -n ${nofile}, ephemeral ports ${lowPort}-${highPort})`)
     const at = (p: number) => Number(pct(p) ?? 0)
@@ -268,6 +307,7 @@ async function run(label: string, ids: string[], start: () => Promise<Broker>): 
       p95: at(95),
       p99: at(99),
       cores: brokerCpu / elapsed,
+      threads,
       cpuPerMessage: Number(perMessage),
       kbPerAgent: (connectedRss - idleRss) / Math.max(1, clients.length) / 1024,
       connected: clients.length,

@@ -19,9 +19,10 @@ import { openIngestDatabase } from './sql-sqlite.server'
 import { ingestDatabase } from './sql-pg.server'
 import { isPostgres } from '~/utils/db.server'
 import { type AgentCall } from '../protocol'
+import { ResponsePacker, unpackRequests, type PackedRaw } from './handoff'
 
+/** Requests other than raw ones (which travel packed, handoff.ts). */
 export type WorkerRequest = { id: number } & (
-  | { kind: 'raw'; agentId: string; call: IngestCall; payload: Uint8Array; meta: CallMeta }
   | { kind: 'call'; agentId: string; call: IngestCall; payload: unknown; meta: CallMeta }
   | { kind: 'served'; agentId: string; call: AgentCall }
   | { kind: 'presence'; agentId: string; online: boolean; will: boolean }
@@ -29,19 +30,25 @@ export type WorkerRequest = { id: number } & (
 )
 export type SerializedError = { name: string; message: string; code?: string; status?: number; issues?: { path: string; message: string }[] }
 export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError }
-export type ToWorker = { type: 'requests'; requests: WorkerRequest[] } | { type: 'forget'; event: ChangeEvent } | { type: 'config'; config: Config } | { type: 'crash' }
-export type FromWorker = { replies: WorkerReply[]; changes: ChangeEvent[]; stats?: IngestStats | null }
+export type ToWorker =
+  | { type: 'requests'; packed: ArrayBuffer; bytes: number; requests: WorkerRequest[] }
+  | { type: 'forget'; event: ChangeEvent }
+  | { type: 'config'; config: Config }
+  | { type: 'crash' }
+/** `responses`: replies that are a response text alone, packed; `replies`: the others. */
+export type FromWorker = { responses: { ids: Float64Array; texts: string } | null; replies: WorkerReply[]; changes: ChangeEvent[]; stats?: IngestStats | null }
 
 const port = parentPort!
 const config = (workerData as { config: Config }).config
 setConfig(config)
 
+const responses = new ResponsePacker()
 let replies: WorkerReply[] = []
 let changes: ChangeEvent[] = []
 let scheduled = false
 function send() {
   scheduled = false
-  const message: FromWorker = { replies, changes, stats: takeIngestStats() }
+  const message: FromWorker = { responses: responses.take(), replies, changes, stats: takeIngestStats() }
   replies = []
   changes = []
   port.postMessage(message)
@@ -71,8 +78,6 @@ function serialize(error: unknown): SerializedError {
 
 function run(request: WorkerRequest): Promise<unknown> {
   switch (request.kind) {
-    case 'raw':
-      return ingestRaw(request.agentId, request.call, request.payload, request.meta)
     case 'call':
       return ingestCall(request.agentId, request.call, request.payload as never, request.meta)
     case 'served':
@@ -89,17 +94,35 @@ port.on('message', (message: ToWorker) => {
   if (message.type === 'config') return setConfig(message.config)
   // Tests only: dies mid-flight like a crash would (the main thread restarts the worker).
   if (message.type === 'crash') process.exit(70)
-  // (no .finally: one promise less per request)
-  for (const request of message.requests) {
-    run(request).then(
-      (value) => {
-        replies.push({ id: request.id, ok: true, value })
-        schedule()
-      },
-      (error: unknown) => {
-        replies.push({ id: request.id, ok: false, error: serialize(error) })
-        schedule()
-      },
-    )
-  }
+  unpackRequests(message.packed, message.bytes, message.requests, runRaw, runObject)
 })
+
+// (no .finally: one promise less per request)
+function runObject(request: WorkerRequest) {
+  run(request).then(
+    (value) => {
+      replies.push({ id: request.id, ok: true, value })
+      schedule()
+    },
+    (error: unknown) => {
+      replies.push({ id: request.id, ok: false, error: serialize(error) })
+      schedule()
+    },
+  )
+}
+
+function runRaw(request: PackedRaw) {
+  const id = request.id
+  ingestRaw(request.agentId, request.call as IngestCall, request.payload, { ip: request.ip, receivedAt: request.receivedAt }).then(
+    (outcome) => {
+      // the usual answer (stored) goes back packed; refusals and failures with their details
+      if (outcome.refusal === undefined && outcome.failed === undefined) responses.add(id, outcome.response)
+      else replies.push({ id, ok: true, value: outcome })
+      schedule()
+    },
+    (error: unknown) => {
+      replies.push({ id, ok: false, error: serialize(error) })
+      schedule()
+    },
+  )
+}

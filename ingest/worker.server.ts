@@ -5,8 +5,8 @@
  * runs the same engine (pipeline.server.ts) in this thread on Prisma's connection instead.
  *
  * Requests are posted to the worker once per turn of the event loop (one message for everything
- * the broker read in that I/O phase); raw payloads are copied once into a chunk of that turn that
- * is then transferred, not cloned. The worker posts back replies and the change events of each committed
+ * the broker read in that I/O phase); raw requests are packed into one buffer of that turn that is
+ * then transferred, not cloned (handoff.ts). The worker posts back replies and the change events of each committed
  * batch, which are emitted here so the main thread's subscribers (live views, notifications,
  * config push) see them as ingest's own. Change events others emit here go to the worker so its
  * caches forget what changed.
@@ -27,6 +27,7 @@ import { ingestRaw, type RawOutcome } from './raw.server'
 import { addIngestStats } from './stats'
 import { componentLogger } from '~/utils/logger.server'
 import type { FromWorker, SerializedError, ToWorker, WorkerRequest } from './thread.server'
+import { RequestPacker, unpackResponses } from './handoff'
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void }
 type NewRequest = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never
@@ -46,22 +47,13 @@ const RESTART_BACKOFF_MS = 1000
  */
 const YOUNG_GENERATION_MB = Number(process.env.INGEST_WORKER_YOUNG_MB ?? 32)
 
-/** Bounds of a chunk that payloads of one turn are copied into (bytes). */
-const MIN_CHUNK = 4 * 1024
-const MAX_CHUNK = 1024 * 1024
-
 class IngestWorker {
   private worker: Worker | null = null
   private startedAt = 0
   private nextId = 1
   private readonly pending = new Map<number, Pending>()
-  private outbox: WorkerRequest[] = []
-  private transfer: ArrayBuffer[] = []
-  /** where this turn's payloads are copied: transferred with the turn's message, one transfer for many payloads */
-  private chunk: Uint8Array | null = null
-  private chunkUsed = 0
-  private turnBytes = 0
-  private lastTurnBytes = 0
+  /** this turn's requests, sent to the worker in one message at its end */
+  private outbox = new RequestPacker<WorkerRequest>()
   private scheduled = false
   private stopped = false
   private restarts = 0
@@ -119,6 +111,7 @@ class IngestWorker {
   private receive(message: FromWorker) {
     if (message.stats) addIngestStats(message.stats)
     if (message.changes.length) announceIngestChanges(message.changes)
+    if (message.responses) unpackResponses(message.responses, this.answer)
     for (const reply of message.replies) {
       const pending = this.pending.get(reply.id)
       if (!pending) continue
@@ -126,6 +119,14 @@ class IngestWorker {
       if (reply.ok) pending.resolve(reply.value)
       else pending.reject(deserialize(reply.error))
     }
+  }
+
+  /** A raw request answered with its response text alone (stored, or refused with nothing to log). */
+  private readonly answer = (id: number, response: string) => {
+    const pending = this.pending.get(id)
+    if (!pending) return
+    this.pending.delete(id)
+    pending.resolve({ response } satisfies RawOutcome)
   }
 
   private post(message: ToWorker) {
@@ -140,47 +141,32 @@ class IngestWorker {
       // the caller's fresh object takes the id (no copy of every request)
       const queued = request as WorkerRequest
       queued.id = id
-      this.outbox.push(queued)
+      this.outbox.object(queued)
       this.scheduleSend()
     })
   }
 
-  /**
-   * A copy of `payload` (a view into the socket's read buffer) in this turn's chunk. Transferring
-   * one buffer per request cost about three times the copy (a detached buffer and a new one on
-   * the other side each); views into one transferred chunk arrive as views into it.
-   */
-  copyPayload(payload: Uint8Array): Uint8Array {
-    const size = payload.byteLength
-    if (!this.chunk || this.chunkUsed + size > this.chunk.byteLength) {
-      // sized by the previous turn's bytes: one chunk per turn at a steady load
-      const expected = Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, this.lastTurnBytes - this.turnBytes))
-      const buffer = new ArrayBuffer(Math.max(size, expected))
-      this.chunk = new Uint8Array(buffer)
-      this.chunkUsed = 0
-      this.transfer.push(buffer)
-    }
-    const copy = this.chunk.subarray(this.chunkUsed, this.chunkUsed + size)
-    copy.set(payload)
-    this.chunkUsed += size
-    this.turnBytes += size
-    return copy
+  /** One request as received: packed into this turn's buffer (the payload, a view into the socket's read buffer, copied there). */
+  requestRaw(agentId: string, call: IngestCall, payload: Uint8Array, meta: CallMeta): Promise<RawOutcome> {
+    if (this.stopped) return Promise.reject(new Error('Ingest is stopped'))
+    const id = this.nextId++
+    return new Promise<RawOutcome>((resolve, reject) => {
+      this.outbox.raw(id, call, agentId, meta.ip, meta.receivedAt, payload)
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
+      this.scheduleSend()
+    })
   }
 
   /** Everything requested during one I/O phase goes to the worker in one message. */
   private scheduleSend() {
-    if (this.scheduled || !this.outbox.length) return
+    if (this.scheduled || !this.outbox.count) return
     this.scheduled = true
     setImmediate(() => {
       this.scheduled = false
       if (!this.worker) return
-      const message: ToWorker = { type: 'requests', requests: this.outbox }
-      this.worker.postMessage(message, this.transfer)
-      this.outbox = []
-      this.transfer = []
-      this.chunk = null
-      this.lastTurnBytes = this.turnBytes
-      this.turnBytes = 0
+      const { packed, bytes, objects } = this.outbox.take()
+      const message: ToWorker = { type: 'requests', packed, bytes, requests: objects }
+      this.worker.postMessage(message, [packed])
     })
   }
 
@@ -237,9 +223,7 @@ export function ingest<C extends IngestCall>(agentId: string, call: C, payload: 
 /** One request as received (raw payload bytes): parsed, validated and committed off this thread. */
 export function ingestReceived(agentId: string, call: IngestCall, payload: Buffer, meta: CallMeta): Promise<RawOutcome> {
   if (!ingestWorkerEnabled()) return ingestRaw(agentId, call, payload, meta)
-  // The payload is a view into the socket's read buffer: copy it once, then hand the copy over.
-  const service = worker()
-  return service.request({ kind: 'raw', agentId, call, payload: service.copyPayload(payload), meta })
+  return worker().requestRaw(agentId, call, payload, meta)
 }
 
 export function ingestServed(agentId: string, call: AgentCall): Promise<void> {

@@ -33,3 +33,16 @@ test('different structures with the same characters do not collide', () => {
   const hashes = values.map(valueHash)
   expect(new Set(hashes).size).toBe(values.length)
 })
+
+test('strings of odd and even length and keys past the key table hash consistently', () => {
+  const values: unknown[] = ['', 'a', 'ab', 'abc', 'abcd', 'b', 'ba', '\u0000', '\u0000\u0000', { a: '' }, { aa: '' }, { '': 'a' }]
+  expect(new Set(values.map(valueHash)).size).toBe(values.length)
+  // more distinct keys than the table holds: the ones past it are hashed each time, to the same codes
+  const many = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`key${i}`, i]))
+  const first = valueHash(many)
+  expect(valueHash({ ...many })).toBe(first)
+  expect(valueHash({ ...many, key4999: 4998 })).not.toBe(first)
+  const renamed = { ...many }
+  delete renamed.key4999
+  expect(valueHash({ ...renamed, key5000: 4999 })).not.toBe(first)
+})
