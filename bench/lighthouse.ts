@@ -5,8 +5,10 @@
 // Runs Debian's Chromium (CHROME_PATH, default /usr/bin/chromium) headless with no network.
 // It first waits (up to --quiet-wait seconds, default 180) for the 1-minute load average to fall
 // below --quiet-load (default 3) and says when it could not: scores measure the machine's load too.
+// `--checkout DIR` measures another checkout's build (main's, for before/after in one window).
 // `--trace` prints load-independent figures instead (bench/page-trace.ts: main-thread CPU under a
-// 4x throttle, long tasks, React commits, DOM size, JS bytes), median of --runs by script time.
+// 4x throttle, long tasks, React commits, DOM size, JS bytes, the largest-paint candidates),
+// median of --runs by script time.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -26,9 +28,11 @@ const JSON_DIR = arg('--json', '')
 const TRACE = args.includes('--trace')
 const QUIET_LOAD = Number(arg('--quiet-load', '3'))
 const QUIET_WAIT_S = Number(arg('--quiet-wait', '180'))
+// --checkout DIR: measures another checkout's production build (e.g. main's, for before/after in one window)
+const CHECKOUT = path.resolve(arg('--checkout', path.join(import.meta.dirname, '..')))
 
 const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pixelfleet-lh-')), 'lighthouse.db')
-const portal = await startPortal(file, { SIMULATOR_AGENTS: '6' })
+const portal = await startPortal(file, { SIMULATOR_AGENTS: '6' }, [], CHECKOUT)
 const stop = async () => {
   await portal.stop()
   fs.rmSync(path.dirname(file), { recursive: true, force: true })
@@ -137,6 +141,8 @@ async function printTraceFigures(pages: BenchPage[], base: string, cookie: strin
         `${page.name.padEnd(20)} ${n(f.mainThreadMs, 8)} ${n(f.scriptMs, 10)} ${n(f.longTasks, 11)} ${n(f.blockingMs, 12)} ${n(f.longestTaskMs, 11)} ${n(f.reactCommits, 8)} ${n(f.domElements, 5)} ${(f.jsBytes / 1024).toFixed(0)} KB (${f.scripts} files)` +
           (RUNS > 1 ? `  script: ${runs.map((r) => Math.round(r.scriptMs)).join(', ')}` : ''),
       )
+      // the median run's largest-paint candidates: one painted after the first React commit waited for the JavaScript
+      console.log(`  LCP ${f.lcp.map((c) => `${c.ms} ms ${c.size} px² ${c.element}`).join(' -> ')} (first React commit ${f.firstCommitMs ?? '-'} ms)`)
     }
   } finally {
     await browser.close()

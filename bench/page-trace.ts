@@ -21,7 +21,13 @@ export type PageFigures = {
   domElements: number
   scripts: number
   jsBytes: number
+  /** the page's largest-contentful-paint candidates in order (the last one is the LCP), ms since navigation */
+  lcp: LcpCandidate[]
+  /** when React committed first (hydration), ms since navigation; a candidate after it waited for the JS */
+  firstCommitMs: number | null
 }
+
+export type LcpCandidate = { ms: number; size: number; element: string }
 
 const SCRIPT_EVENTS = new Set(['EvaluateScript', 'v8.evaluateModule', 'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'EventDispatch', 'RunMicrotasks', 'v8.run', 'FireIdleCallback'])
 const TASK_EVENTS = new Set(['RunTask', 'ThreadControllerImpl::RunTask'])
@@ -36,8 +42,17 @@ const COMMIT_COUNTER = `window.__pfCommits = 0; window.__REACT_DEVTOOLS_GLOBAL_H
   renderers: new Map(), supportsFiber: true, isDisabled: false, checkDCE() {},
   inject(renderer) { const id = this.renderers.size + 1; this.renderers.set(id, renderer); return id },
   onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
-  onCommitFiberRoot() { window.__pfCommits++ },
-}`
+  onCommitFiberRoot() { if (!window.__pfCommits) window.__pfFirstCommit = performance.now(); window.__pfCommits++ },
+}
+window.__pfLcp = []
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const el = e.element
+    const text = el ? (el.textContent || '').trim().slice(0, 40) : ''
+    const what = el ? el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).slice(0, 3).join('.') : '') : '(removed)'
+    window.__pfLcp.push({ ms: Math.round(e.startTime), size: e.size, element: what + (text ? ' "' + text + '"' : '') })
+  }
+}).observe({ type: 'largest-contentful-paint', buffered: true })`
 
 export async function launchTraceBrowser() {
   return chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-dev-shm-usage'] })
@@ -70,10 +85,13 @@ export async function tracePage(browser: Browser, url: string, cookie?: string):
     let lastRequest = Date.now()
     page.on('request', () => (lastRequest = Date.now()))
     while (Date.now() - lastRequest < 3000) await page.waitForTimeout(250)
-    const reactCommits = await page.evaluate(() => (window as unknown as { __pfCommits: number }).__pfCommits)
+    const { reactCommits, firstCommitMs, lcp } = await page.evaluate(() => {
+      const w = window as unknown as { __pfCommits: number; __pfFirstCommit?: number; __pfLcp: LcpCandidate[] }
+      return { reactCommits: w.__pfCommits, firstCommitMs: w.__pfFirstCommit === undefined ? null : Math.round(w.__pfFirstCommit), lcp: w.__pfLcp }
+    })
     const domElements = await page.evaluate(() => document.getElementsByTagName('*').length)
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }
-    return { ...summarize(trace.traceEvents, new URL(url).pathname), reactCommits, domElements, scripts, jsBytes }
+    return { ...summarize(trace.traceEvents, new URL(url).pathname), reactCommits, domElements, scripts, jsBytes, lcp, firstCommitMs }
   } finally {
     await context.close()
   }

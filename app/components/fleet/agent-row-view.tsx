@@ -1,36 +1,60 @@
-import { type Row, flexRender } from '@tanstack/react-table'
+import { type Row, type VisibilityState, flexRender } from '@tanstack/react-table'
+import { memo } from 'react'
 import type { AgentTableRow } from '~/domain/fleet/agents-table.server'
 import { cn } from '~/utils/cn'
 import { HealthCell } from './status'
 import { SystemAssignSelect } from './system-assign'
 
-/** One agent's row, and under it when expanded its systems with their health and project (assignable in place). */
-export function AgentRowView({
-  row,
-  organizationId,
-  projects,
-  canUnassign,
-  canAssign,
-  colSpan,
-}: {
+type AgentRowProps = {
   row: Row<AgentTableRow>
+  /** what the cells show besides the row's data: a row renders again only when one of these or the agent changed */
+  expanded: boolean
+  columns: unknown
+  columnVisibility: VisibilityState
   organizationId: string
   projects: { id: string; name: string }[]
   canUnassign: boolean
   canAssign: boolean
   colSpan: number
-}) {
+}
+
+/**
+ * A live reload makes new TanStack rows for every agent; a row whose agent object is the same (the
+ * table shares unchanged rows, use-shared-rows.ts) and whose columns, visibility and expansion are
+ * the same skips rendering: a live update re-renders only the agents that changed.
+ */
+const sameRow = (a: AgentRowProps, b: AgentRowProps) =>
+  a.row.original === b.row.original &&
+  a.expanded === b.expanded &&
+  a.columns === b.columns &&
+  a.columnVisibility === b.columnVisibility &&
+  a.organizationId === b.organizationId &&
+  a.projects === b.projects &&
+  a.canUnassign === b.canUnassign &&
+  a.canAssign === b.canAssign &&
+  a.colSpan === b.colSpan
+
+/** One agent's row, and under it when expanded its systems with their health and project (assignable in place). */
+export const AgentRowView = memo(function AgentRowView({
+  row,
+  expanded,
+  organizationId,
+  projects,
+  canUnassign,
+  canAssign,
+  colSpan,
+}: AgentRowProps) {
   const agent = row.original
   return (
     <>
-      <tr className={cn('border-b last:border-0 hover:bg-muted/30', row.getIsExpanded() && 'bg-muted/20')} data-agent-id={agent.id}>
+      <tr className={cn('border-b last:border-0 hover:bg-muted/30', expanded && 'bg-muted/20')} data-agent-id={agent.id}>
         {row.getVisibleCells().map((cell) => (
           <td key={cell.id} className="h-10 px-2 align-middle">
             {flexRender(cell.column.columnDef.cell, cell.getContext())}
           </td>
         ))}
       </tr>
-      {row.getIsExpanded() ? (
+      {expanded ? (
         <tr className="border-b bg-muted/20">
           <td colSpan={2} />
           <td colSpan={colSpan - 2} className="px-2 pb-3 pt-1">
@@ -65,4 +89,4 @@ export function AgentRowView({
       ) : null}
     </>
   )
-}
+}, sameRow)

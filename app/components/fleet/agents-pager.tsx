@@ -1,11 +1,12 @@
 import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from 'lucide-react'
+import { memo } from 'react'
 import { PAGE_SIZES } from '~/domain/fleet/agents-table-state'
 import { Button } from '../ui/button'
 import { NativeSelect } from '../ui/native-select'
 import { type UpdateTableParams } from './use-table-params'
 
 /** Under the agents list: the agent count, rows per page (25 is left out of the URL) and the page buttons. */
-export function AgentsPager({
+export const AgentsPager = memo(function AgentsPager({
   total,
   page,
   pageCount,
@@ -57,4 +58,4 @@ export function AgentsPager({
       </div>
     </div>
   )
-}
+})

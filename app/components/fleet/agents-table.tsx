@@ -13,6 +13,7 @@ import { AgentsPager } from './agents-pager'
 import { AgentsTableHead } from './agents-table-head'
 import { AgentsToolbar } from './agents-toolbar'
 import { BulkBar, useAgentSelection } from './bulk-bar'
+import { useSharedRows } from './use-shared-rows'
 import { useStableOrder } from './use-stable-order'
 import { encodeOrNull, useTableParams } from './use-table-params'
 
@@ -65,7 +66,8 @@ export function AgentsTable({
   }, [removeFetcher.state, removeFetcher.data])
 
   const urlKey = [params.get('page'), params.get('limit'), params.get('filters'), params.get('sorting')].join('|')
-  const rows = useStableOrder(data.rows, urlKey, liveSort)
+  // unchanged agents keep their objects across live reloads: their memoized rows skip rendering
+  const rows = useStableOrder(useSharedRows(data.rows), urlKey, liveSort)
 
   const bulk = useAgentSelection()
   const pageIds = rows.map((r) => r.id)
@@ -121,6 +123,9 @@ export function AgentsTable({
             <AgentRowView
               key={row.id}
               row={row}
+              expanded={row.getIsExpanded()}
+              columns={columns}
+              columnVisibility={columnVisibility}
               organizationId={organization.id}
               projects={data.assignableProjects}
               canUnassign={data.canUnassign}
@@ -189,7 +194,7 @@ export function AgentsTable({
 
       <TooltipHost className="relative overflow-x-auto rounded-lg border bg-card">
         <table className="w-full text-[13px]">
-          <AgentsTableHead table={table} sorting={sorting} update={update} />
+          <AgentsTableHead table={table} sorting={sorting} update={update} columns={columns} columnVisibility={columnVisibility} />
           {body}
         </table>
       </TooltipHost>

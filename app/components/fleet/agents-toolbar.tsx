@@ -1,7 +1,7 @@
 import { useFetcher } from '@remix-run/react'
 import { type Table } from '@tanstack/react-table'
 import { Download, Settings2, X } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { COLUMN_LABELS, CONNECTED_VALUES, type ColumnFilter, FACETS, type SortableColumn, parseFilters } from '~/domain/fleet/agents-table-state'
 import type { AgentTableRow, FacetOption } from '~/domain/fleet/agents-table.server'
 import { useDebouncedCallback } from '~/utils/use-debounced-callback'
@@ -33,7 +33,7 @@ export function AgentsToolbar({
   onLiveSortChange,
 }: {
   organizationId: string
-  /** the list's loader data: the filter options reload whenever it changes (live updates) */
+  /** the list's loader data: a change (live update) makes the filter options stale */
   tableData: unknown
   table: Table<AgentTableRow>
   params: URLSearchParams
@@ -54,17 +54,35 @@ export function AgentsToolbar({
   const applyName = useDebouncedCallback((value: string) => setFilter('name', value.trim()), NAME_DEBOUNCE_MS)
   const facetValues = (id: string) => (filters.find((f) => f.id === id)?.value as string[] | undefined) ?? []
 
-  // filter options load 500 ms after mount, and again with live updates of the table
+  // Filter options load 500 ms after mount (spec 02 section 2). A live update of the table marks
+  // them stale, and they reload when a filter opens (or at once when one is open): reloading on every
+  // live update added two router updates per reload, each rendering every route component again.
   const facetsFetcher = useFetcher<{ facets: Record<string, FacetOption[]> }>()
-  const [facetsRequested, setFacetsRequested] = useState(false)
-  useEffect(() => {
-    const timer = setTimeout(() => setFacetsRequested(true), FACETS_DELAY_MS)
-    return () => clearTimeout(timer)
-  }, [])
   const facetsLoad = facetsFetcher.load
+  const facetsUrl = `/resources/agent-facets?organizationId=${organizationId}`
+  const facets = useRef({ requested: false, stale: false, open: 0 })
   useEffect(() => {
-    if (facetsRequested) facetsLoad(`/resources/agent-facets?organizationId=${organizationId}`)
-  }, [facetsRequested, facetsLoad, organizationId, tableData])
+    const timer = setTimeout(() => {
+      facets.current.requested = true
+      facetsLoad(facetsUrl)
+    }, FACETS_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [facetsLoad, facetsUrl])
+  const shownData = useRef(tableData)
+  useEffect(() => {
+    if (shownData.current === tableData) return
+    shownData.current = tableData
+    if (!facets.current.requested) return
+    if (facets.current.open) facetsLoad(facetsUrl)
+    else facets.current.stale = true
+  }, [tableData, facetsLoad, facetsUrl])
+  const onFacetOpenChange = (open: boolean) => {
+    facets.current.open += open ? 1 : -1
+    if (open && facets.current.stale) {
+      facets.current.stale = false
+      facetsLoad(facetsUrl)
+    }
+  }
   const facetOptions = (id: (typeof FACETS)[number]): FacetOption[] => {
     const loaded = facetsFetcher.data?.facets[id]
     if (loaded) return loaded
@@ -100,6 +118,7 @@ export function AgentsToolbar({
           loading={id !== 'connected' && !facetsFetcher.data}
           selected={facetValues(id)}
           onChange={(values) => setFilter(id, values)}
+          onOpenChange={onFacetOpenChange}
         />
       ))}
       {filtered ? (

@@ -1,5 +1,5 @@
 import { BarChart3, Table2 } from 'lucide-react'
-import { useState, type ReactNode } from 'react'
+import { memo, useState, type ReactNode } from 'react'
 import type { ChartDatum } from '~/domain/fleet/labels'
 import ChartBody from './chart-body'
 import { SEVERITY_COLORS } from './chart-colors'
@@ -10,22 +10,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../ui/card'
 const LABEL_MAX = 40
 const shortLabel = (text: string) => (text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX - 1)}…` : text)
 
-/**
- * One overview chart that the user can switch to a table (Key, Count, and Message when the data
- * has one). Horizontal bars get `barSize` px per row (Issues By Type: 50 px each, 100 when empty).
- * The chart's axis names a bar by `label` (default: its message, else its key), so people read
- * 'Tile temperature high' rather than an alert code; the table keeps the key beside the message.
- */
-export function ChartCard({
-  title,
-  data,
-  colors,
-  layout = 'horizontal',
-  barSize = 28,
-  height,
-  label = (d) => shortLabel(d.message || d.key),
-  children,
-}: {
+type ChartCardProps = {
   title: string
   data: ChartDatum[]
   colors?: Record<string, string>
@@ -34,7 +19,39 @@ export function ChartCard({
   height?: number
   label?: (datum: ChartDatum) => string
   children?: ReactNode
-}) {
+}
+
+/**
+ * A live reload answers every chart's data as new arrays (and pages build some, with labels, per
+ * render); a chart whose data and colours read the same skips rendering, so a reload that changed
+ * one figure re-renders one chart, not the seven of an overview.
+ */
+function sameChart(a: ChartCardProps, b: ChartCardProps) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof ChartCardProps)[])
+  for (const key of keys) {
+    if (a[key] === b[key]) continue
+    if ((key === 'data' || key === 'colors') && JSON.stringify(a[key]) === JSON.stringify(b[key])) continue
+    return false
+  }
+  return true
+}
+
+/**
+ * One overview chart that the user can switch to a table (Key, Count, and Message when the data
+ * has one). Horizontal bars get `barSize` px per row (Issues By Type: 50 px each, 100 when empty).
+ * The chart's axis names a bar by `label` (default: its message, else its key), so people read
+ * 'Tile temperature high' rather than an alert code; the table keeps the key beside the message.
+ */
+export const ChartCard = memo(function ChartCard({
+  title,
+  data,
+  colors,
+  layout = 'horizontal',
+  barSize = 28,
+  height,
+  label = (d) => shortLabel(d.message || d.key),
+  children,
+}: ChartCardProps) {
   const [view, setView] = useState<'chart' | 'table'>('chart')
   const [chartArea, nearViewport] = useNearViewport<HTMLDivElement>()
   const hasMessage = data.some((d) => d.message)
@@ -92,7 +109,7 @@ export function ChartCard({
       </CardContent>
     </Card>
   )
-}
+}, sameChart)
 
 /** Chart colours of the severity steps (spec 02 section 3), keyed by step name and by its lower-case data key. */
 const STEP_COLORS = { Invalid: SEVERITY_COLORS.invalid, Critical: SEVERITY_COLORS.critical, Error: SEVERITY_COLORS.error, Warning: SEVERITY_COLORS.warning, Notice: SEVERITY_COLORS.notice }

@@ -13,16 +13,18 @@ export function FacetedFilter({
   selected,
   onChange,
   loading,
+  onOpenChange,
 }: {
   title: string
   options: { value: string; count?: number }[]
   selected: string[]
   onChange: (values: string[]) => void
   loading?: boolean
+  onOpenChange?: (open: boolean) => void
 }) {
   const toggle = (value: string) => onChange(selected.includes(value) ? selected.filter((v) => v !== value) : [...selected, value])
   return (
-    <Popover>
+    <Popover onOpenChange={onOpenChange}>
       <PopoverTrigger asChild>
         <Button variant="outline" size="sm" className="h-8 border-dashed">
           <PlusCircle />

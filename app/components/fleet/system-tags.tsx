@@ -1,6 +1,6 @@
 import { Link } from '@remix-run/react'
 import type { ProjectSystemTags, SystemTag } from '~/domain/fleet/project-systems.server'
-import { timeAgo } from '~/utils/format-time'
+import { formatCount, timeAgo } from '~/utils/format-time'
 import { IconSprite, SpriteIcon } from '../ui/icon-sprite'
 import { CONNECTION_STATES } from './status'
 
@@ -45,8 +45,8 @@ export function SystemTags({ organizationId, projectId, systems }: { organizatio
         </Link>
       ))}
       {more > 0 ? (
-        <Link to={agentsTab} className="px-1 text-xs text-muted-foreground hover:underline" title={`${total.toLocaleString('en-US')} systems: ${connected.toLocaleString('en-US')} connected, ${(total - connected - unknown).toLocaleString('en-US')} disconnected, ${unknown.toLocaleString('en-US')} never reported`}>
-          +{more.toLocaleString('en-US')} more · {connected.toLocaleString('en-US')} of {total.toLocaleString('en-US')} connected
+        <Link to={agentsTab} className="px-1 text-xs text-muted-foreground hover:underline" title={`${formatCount(total)} systems: ${formatCount(connected)} connected, ${formatCount(total - connected - unknown)} disconnected, ${formatCount(unknown)} never reported`}>
+          +{formatCount(more)} more · {formatCount(connected)} of {formatCount(total)} connected
         </Link>
       ) : null}
     </span>

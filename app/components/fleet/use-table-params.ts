@@ -1,5 +1,5 @@
 import { useSearchParams } from '@remix-run/react'
-import { useEffect, useRef } from 'react'
+import { useCallback, useEffect, useRef } from 'react'
 import { encodeState } from '~/domain/fleet/agents-table-state'
 
 /** Writes one or more table-state parameters; empty values are removed so URLs stay short. */
@@ -8,10 +8,13 @@ export function useTableParams() {
   // the URL being navigated to: quick successive changes (two column toggles) build on each other
   // instead of each starting from the URL that is still showing
   const latest = useRef(params)
+  const setter = useRef(setParams)
   useEffect(() => {
     latest.current = params
-  }, [params])
-  const update = (changes: Record<string, string | null> | ((prev: URLSearchParams) => Record<string, string | null>), resetPage = false) => {
+    setter.current = setParams
+  }, [params, setParams])
+  // stable for the page's life, so the memoized header, rows and pager skip live re-renders
+  const update = useCallback((changes: Record<string, string | null> | ((prev: URLSearchParams) => Record<string, string | null>), resetPage = false) => {
     const next = new URLSearchParams(latest.current)
     for (const [key, value] of Object.entries(typeof changes === 'function' ? changes(latest.current) : changes)) {
       if (value === null || value === '') next.delete(key)
@@ -19,8 +22,8 @@ export function useTableParams() {
     }
     if (resetPage) next.delete('page')
     latest.current = next
-    setParams(next, { replace: true, preventScrollReset: true })
-  }
+    setter.current(next, { replace: true, preventScrollReset: true })
+  }, [])
   return { params, update }
 }
 

@@ -1,7 +1,7 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog'
 import { useLocation } from '@remix-run/react'
 import { Menu } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { memo, useEffect, useState } from 'react'
 import { useAfterHydration } from '../ui/after-hydration'
 import { Sidebar, type SidebarProps } from './sidebar'
 
@@ -9,7 +9,7 @@ import { Sidebar, type SidebarProps } from './sidebar'
  * Below 768 px the sidebar is a drawer: a menu button in the header opens it as a sheet from the
  * left, and it closes on navigation, on Escape or a tap outside (Radix returns focus to the button).
  */
-export function MobileNav(props: Omit<SidebarProps, 'variant'>) {
+export const MobileNav = memo(function MobileNav(props: Omit<SidebarProps, 'variant'>) {
   const [open, setOpen] = useState(false)
   const location = useLocation()
   useEffect(() => setOpen(false), [location.pathname, location.search])
@@ -29,4 +29,4 @@ export function MobileNav(props: Omit<SidebarProps, 'variant'>) {
       </DialogPrimitive.Portal>
     </DialogPrimitive.Root>
   )
-}
+})

@@ -21,7 +21,7 @@ import {
   Users,
   Wrench,
 } from 'lucide-react'
-import { useState, type ReactNode } from 'react'
+import { memo, useState, type ReactNode } from 'react'
 import { type OrganizationCapabilities } from '~/domain/access/catalogue'
 import { callApi } from '~/utils/api-client'
 import { cn } from '~/utils/cn'
@@ -42,8 +42,12 @@ export type SidebarProps = {
   dashboardsEnabled: boolean
 }
 
-/** The collapsible sidebar (w-20 collapsed, w-64 expanded); the state is saved 1 s after a change. */
-export function Sidebar(props: SidebarProps) {
+/**
+ * The collapsible sidebar (w-20 collapsed, w-64 expanded); the state is saved 1 s after a change.
+ * Memoized: its props are the layout's data, so a page's live reloads and fetchers (which render
+ * every route component again) leave its menus alone; its links follow the router themselves.
+ */
+export const Sidebar = memo(function Sidebar(props: SidebarProps) {
   const drawer = props.variant === 'drawer'
   const [railCollapsed, setCollapsed] = useState(props.collapsed)
   const collapsed = drawer ? false : railCollapsed
@@ -134,7 +138,7 @@ export function Sidebar(props: SidebarProps) {
       </div>
     </aside>
   )
-}
+})
 
 function Item({ to, icon, label, collapsed, className }: { to: string; icon: ReactNode; label: string; collapsed: boolean; className?: string }) {
   const link = (

@@ -1,6 +1,7 @@
 import { Link, useLocation } from '@remix-run/react'
 import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from 'lucide-react'
 import { cn } from '~/utils/cn'
+import { formatCount } from '~/utils/format-time'
 
 /**
  * Server-side paging of a long list: "{from}-{to} of {total} {noun}" and first/previous/next/last
@@ -28,7 +29,7 @@ export function Pager({ page, pageCount, pageSize, total, noun, param = 'page', 
   return (
     <div className={cn('flex flex-wrap items-center justify-between gap-3 text-xs text-muted-foreground', className)}>
       <span className="tabular-nums">
-        {from.toLocaleString('en-US')}–{to.toLocaleString('en-US')} of {total.toLocaleString('en-US')} {noun}
+        {formatCount(from)}–{formatCount(to)} of {formatCount(total)} {noun}
       </span>
       {pageCount > 1 ? (
         <span className="flex items-center gap-1">
