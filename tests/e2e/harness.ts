@@ -110,6 +110,13 @@ export async function newPage(browser: Browser, baseURL: string): Promise<{ cont
   return { context, page }
 }
 
+/**
+ * Waits until the page's JavaScript took over (Remix's router exists). Generous: hydrating a
+ * production page took over 30 s in Chromium at load 30-40; the wait ends when it holds.
+ */
+export const hydrated = (page: Page) =>
+  page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter), undefined, { timeout: 90_000 })
+
 /** Signs in through the real login form. */
 export async function signIn(page: Page, email: string, password: string) {
   await page.goto('/login')
