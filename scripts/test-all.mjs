@@ -5,13 +5,17 @@
 // background from the build on: it mostly waits (outages, RabbitMQ's boot, reconnects), so beside
 // the SQLite suites it costs CI little wall time. Its output goes to a log file, printed when it
 // ends; its failure fails `npm test` with one clear line. Without the variable, or without
-// RabbitMQ, nginx or PostgreSQL installed, the chaos run is skipped with one line.
+// RabbitMQ, nginx or PostgreSQL installed, the chaos run is skipped with one line. Arguments after
+// `npm test --` go to both Vitest runs (test-scaleout.mjs keeps the file filters among them to its
+// suites); the chaos run ignores them.
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname, '..')
+// `npm test -- <vitest arguments>` (a file filter, -t, --reporter ...): passed to both Vitest runs
+const vitestArgs = process.argv.slice(2)
 const started = Date.now()
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`
 
@@ -104,8 +108,8 @@ async function main() {
   if (checksFailed) return 1
   if (buildCode !== 0) return buildCode
   const chaos = startChaos()
-  let code = step('npx', ['vitest', 'run'])
-  if (code === 0) code = step(process.execPath, ['scripts/test-scaleout.mjs', '--if-configured'])
+  let code = step('npx', ['vitest', 'run', ...vitestArgs])
+  if (code === 0) code = step(process.execPath, ['scripts/test-scaleout.mjs', '--if-configured', ...vitestArgs])
   // waited for even after a failure: its services (RabbitMQ, PostgreSQL, nginx) are stopped by the suite itself
   const chaosPassed = await finishChaos(chaos)
   const failed = [code !== 0 && 'a test suite', !chaosPassed && 'the chaos quick profile'].filter(Boolean)

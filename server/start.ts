@@ -12,7 +12,9 @@ import { PortInUseError } from './listen'
 import { announce, componentLogger, configureLogging, flushRepeats, routeConsoleToLog } from '../app/utils/logger.server'
 import { defaultNodeId } from '../broker/external.server'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const here = path.dirname(fileURLToPath(import.meta.url))
+// from server/ (tsx) or from the tests' bundle in build/node/ (scripts/bundle-server.mjs)
+const root = path.resolve(here, path.basename(here) === 'node' && path.basename(path.dirname(here)) === 'build' ? '../..' : '..')
 const dev = process.argv.includes('--dev')
 // `npm start` / `npm run dev` are the demo: SEED_DEMO defaults to true there (not in start:prod).
 if (process.argv.includes('--demo') && !process.env.SEED_DEMO) process.env.SEED_DEMO = 'true'

@@ -1,12 +1,11 @@
 import { type Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_PROJECTS, DEMO_USERS } from '../../prisma/seed-data'
-import { browser, newPage, portal, portalDb, signInAs, startEnrolledAgent, withPortalAndBrowser } from './harness'
+import { browser, hydrated, newPage, portal, portalDb, signInAs, startEnrolledAgent, withPortalAndBrowser } from './harness'
 
 withPortalAndBrowser()
 
 /** Clicks work once React has hydrated the page. */
-const hydrated = (page: Page) => page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter))
 
 /** With SHOTS_DIR set, saves the page at 1440 and 390 px wide (phone: sidebar collapsed, as a phone user would). */
 async function shots(page: Page, name: string) {

@@ -7,13 +7,12 @@ import { mkdirSync } from 'node:fs'
 import { type Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
-import { browser, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
+import { browser, hydrated, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
 
 withPortalAndBrowser()
 
 const PROJECT = 'demo-prj-main-stage0'
 const base = `/organization/${DEMO_ORG_ID}/projects/${PROJECT}`
-const hydrated = (page: Page) => page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter))
 
 /** ALARMS_SHOTS=dir takes a screenshot of each screen at 1440 and 390 px wide (for looking at them). */
 async function shoot(page: Page, name: string) {

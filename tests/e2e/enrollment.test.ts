@@ -22,7 +22,9 @@ afterAll(async () => {
 
 type ListedAgent = { id: string; lastSeen: string | null; systems: { id: string; projectId: string | null; projectName: string | null }[] }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+// generous limits: the waits end as soon as the condition holds; at load 30-40 the browser steps
+// before the push alone took over 30 s
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await probe()
@@ -48,7 +50,7 @@ describe('agent enrollment end to end', () => {
     const [agent] = fleet.agents
     expect(application.applicationCode).toMatch(/^[A-Z0-9]{3}-[A-Z0-9]{2}-[A-Z0-9]{3}$/)
     const pushedEnrolled = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), 30_000)
+      const timer = setTimeout(() => resolve(false), 180_000)
       agent.on('config', (config: ClientConfigResult) => {
         if (config.enrolled && config.organizationId === DEMO_ORG_ID) {
           clearTimeout(timer)

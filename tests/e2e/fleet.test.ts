@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatDateTime } from '~/utils/format-time'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
 import { type Fleet } from '../../simulator/fleet'
-import { launchBrowser, newPage, signInAs, startEnrolledAgent, startPortal, type RunningPortal } from './harness'
+import { hydrated, launchBrowser, newPage, type RunningPortal, signInAs, startEnrolledAgent, startPortal } from './harness'
 
 const STAGE_LEFT = 'demo-prj-stage-left0'
 const VOLUME_A = 'demo-prj-volume-a000'
@@ -32,7 +32,6 @@ afterAll(async () => {
 })
 
 /** Client-side behaviour (clicks, live updates) works once React has hydrated the page. */
-const hydrated = (page: Page) => page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter))
 
 const shot = async (page: Page, name: string) => {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` })

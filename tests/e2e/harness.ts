@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
@@ -20,12 +21,24 @@ export type RunningPortal = {
 }
 
 /**
+ * How tests start `server/start.ts`: its bundle (build/node/start.mjs, made by the run's global
+ * setup with scripts/bundle-server.mjs) with plain node, which costs about half the CPU of tsx
+ * transpiling every module on each start (decision 070); the sources through tsx when there is no
+ * bundle.
+ */
+export function serverCommand(): string[] {
+  const bundle = path.join(root, 'build/node/start.mjs')
+  return fs.existsSync(bundle) ? [bundle] : ['--import', 'tsx', 'server/start.ts']
+}
+
+/**
  * Starts the real portal (`server/start.ts`, production build) in a child process on ephemeral
  * ports with its own database, the way `npm start` does. Resolves once it prints its ready line.
+ * With SEED_DEMO=true (the default here) the database is a copy of the demo template.
  */
 export async function startPortal(env: Record<string, string> = {}): Promise<RunningPortal> {
-  const db = createTestDatabase('e2e')
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+  const db = createTestDatabase('e2e', { demo: (env.SEED_DEMO ?? 'true') === 'true' })
+  const child: ChildProcess = spawn(process.execPath, serverCommand(), {
     cwd: root,
     env: {
       ...withoutVitest(process.env),
@@ -59,7 +72,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Run
     child.stderr!.on('data', onData)
     child.once('exit', (code) => reject(new Error(`portal exited with ${code} before it was ready:\n${output}`)))
   })
-  // Migrating, seeding the demo (argon2 hashes) and loading the build took over 90 s at load 40.
+  // Loading the build (and, without a bundle, transpiling the server) took over 90 s at load 40.
   const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`portal not ready in 240 s:\n${output}`)), 240_000).unref())
   const ports = await Promise.race([ready, timeout])
   return {
@@ -96,6 +109,13 @@ export async function newPage(browser: Browser, baseURL: string): Promise<{ cont
   page.setDefaultTimeout(30_000)
   return { context, page }
 }
+
+/**
+ * Waits until the page's JavaScript took over (Remix's router exists). Generous: hydrating a
+ * production page took over 30 s in Chromium at load 30-40; the wait ends when it holds.
+ */
+export const hydrated = (page: Page) =>
+  page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter), undefined, { timeout: 90_000 })
 
 /** Signs in through the real login form. */
 export async function signIn(page: Page, email: string, password: string) {

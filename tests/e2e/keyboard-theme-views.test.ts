@@ -7,13 +7,12 @@
 import { type Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
-import { browser, portal, signInAs, withPortalAndBrowser } from './harness'
+import { browser, hydrated, portal, signInAs, withPortalAndBrowser } from './harness'
 
 withPortalAndBrowser()
 
 const O = `/organization/${DEMO_ORG_ID}`
 /** Shortcuts work once React has hydrated the page (generous: the test machine may be busy). */
-const hydrated = (page: Page) => page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter), undefined, { timeout: 90_000 })
 const activeLabel = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName)
 const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
 /** rgb(r, g, b) -> its mean channel: < 80 is a dark background, > 200 a light one */

@@ -1,13 +1,11 @@
-import { type Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { formatDateTime } from '~/utils/format-time'
 import { DEMO_ORG_ID, DEMO_PASSWORD, DEMO_USERS } from '../../prisma/seed-data'
-import { browser, newPage, portal, portalDb, signIn, signInAs, withPortalAndBrowser } from './harness'
+import { browser, hydrated, newPage, portal, portalDb, signIn, signInAs, withPortalAndBrowser } from './harness'
 
 withPortalAndBrowser()
 
 /** Keyboard shortcuts work once React has hydrated the page. */
-const hydrated = (page: Page) => page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter))
 
 describe('notes panel', () => {
   it("toggles with the key 'n', ignores 'n' typed in the note, and creates a note for the page", async () => {

@@ -7,11 +7,10 @@ import { mkdirSync } from 'node:fs'
 import { type Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
-import { browser, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
+import { browser, hydrated, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
 
 withPortalAndBrowser()
 
-const hydrated = (page: Page) => page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter))
 
 async function shoot(page: Page, name: string) {
   const dir = process.env.NOTIFY_SHOTS

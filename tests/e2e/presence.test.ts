@@ -4,18 +4,16 @@
  * window shows Disconnected in the agents list, is found by the Disconnected filter and not by the
  * Connected one, and its project shows the offline alarm the portal's own sweeper raised.
  */
-import { type Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
 import { encodeState } from '../../app/domain/fleet/agents-table-state'
 import { OFFLINE_ISSUE } from '../../app/domain/alarms/state'
-import { browser, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
+import { browser, hydrated, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
 
 withPortalAndBrowser()
 
 const PROJECT = 'demo-prj-main-stage0'
 const NAME = 'Presence Probe'
-const hydrated = (page: Page) => page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter))
 const agentsUrl = (connected: string[]) => `/organization/${DEMO_ORG_ID}/agents?filters=${encodeURIComponent(encodeState([{ id: 'name', value: NAME }, ...(connected.length ? [{ id: 'connected', value: connected }] : [])]))}`
 
 describe('presence', () => {

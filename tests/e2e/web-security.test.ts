@@ -9,7 +9,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withoutVitest } from '../../server/build'
 import { runToExit } from '../setup/run-to-exit'
-import { portalDb, startPortal, type RunningPortal } from './harness'
+import { portalDb, serverCommand, startPortal, type RunningPortal } from './harness'
 
 const root = path.resolve(import.meta.dirname, '../..')
 let portal: RunningPortal
@@ -138,7 +138,7 @@ describe('web security against the running portal', () => {
   })
 
   it('stops a second start on the same database with one line', async () => {
-    const result = await runToExit(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+    const result = await runToExit(process.execPath, serverCommand(), {
       cwd: root,
       env: { ...withoutVitest(process.env), NODE_ENV: 'production', SEED_DEMO: 'true', DATABASE_URL: portal.databaseUrl, PORT: '0', MQTT_PORT: '0', RELAY_PORT: '0', PIXELFLEET_SKIP_BUILD: '1', SIMULATOR_AGENTS: '0' },
     })

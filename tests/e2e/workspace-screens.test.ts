@@ -1,13 +1,12 @@
 import { type Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
-import { browser, newPage, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
+import { browser, hydrated, newPage, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
 
 withPortalAndBrowser()
 
 const edit = `/organization/${DEMO_ORG_ID}/edit`
 const tabNames = (page: Page) => page.getByRole('tablist').first().getByRole('tab').allTextContents()
-const hydrated = (page: Page) => page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter))
 
 describe('organization edit screen', () => {
   it('shows every tab to the owner, mirrors the tab in the URL, and gives a viewer only Settings (other tab URLs refused)', async () => {

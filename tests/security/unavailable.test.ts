@@ -15,7 +15,7 @@ import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_PASSWORD, DEMO_USERS } from '../../prisma/seed-data'
 import { withoutVitest } from '../../server/build'
-import { type RunningPortal } from '../e2e/harness'
+import { serverCommand, type RunningPortal } from '../e2e/harness'
 import { createTestDatabase } from '../setup/test-db'
 import { runToExit } from '../setup/run-to-exit'
 
@@ -25,8 +25,8 @@ import { runToExit } from '../setup/run-to-exit'
  * seed) can take longer than the harness's 90 s on a busy machine.
  */
 async function startPortalPatiently(env: Record<string, string> = {}): Promise<RunningPortal> {
-  const db = createTestDatabase('unavailable')
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+  const db = createTestDatabase('unavailable', { demo: true })
+  const child = spawn(process.execPath, serverCommand(), {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: { ...withoutVitest(process.env), PIXELFLEET_SKIP_BUILD: '1', NODE_ENV: 'production', PORT: '0', MQTT_PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.url, SEED_DEMO: 'true', SIMULATOR_AGENTS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
