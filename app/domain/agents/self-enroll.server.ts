@@ -33,31 +33,11 @@ export type SelfEnrollOption = SelfEnrollTarget & { organizationName: string; pr
 /** Every organization/project pair of the platform, with whether agents may enroll into it (site admins). */
 export async function listSelfEnrollOptions(actor: Actor): Promise<SelfEnrollOption[]> {
   requireSiteAdmin(actor)
-  const [targets, projects] = await Promise.all([
-    storedTargets(),
-    prisma.project.findMany({ select: { id: true, name: true, parentId: true, organization: { select: { id: true, name: true } } } }),
-  ])
+  const [targets, projects] = await Promise.all([storedTargets(), prisma.project.findMany({ select: PROJECT_ROW })])
+  // every project is here, so the paths need no further reads
+  const paths = await projectPaths(projects)
   const enabled = new Set(targets.map((t) => `${t.organizationId}/${t.projectId}`))
-  const byId = new Map(projects.map((p) => [p.id, p]))
-  // Nested projects read as 'Parent / Child' (a visited set guards against a corrupt cycle).
-  const path = (id: string) => {
-    const names: string[] = []
-    const seen = new Set<string>()
-    for (let p = byId.get(id); p && !seen.has(p.id); p = p.parentId ? byId.get(p.parentId) : undefined) {
-      seen.add(p.id)
-      names.unshift(p.name)
-    }
-    return names.join(' / ')
-  }
-  return projects
-    .map((p) => ({
-      organizationId: p.organization.id,
-      organizationName: p.organization.name,
-      projectId: p.id,
-      projectName: path(p.id),
-      enabled: enabled.has(`${p.organization.id}/${p.id}`),
-    }))
-    .sort((a, b) => a.organizationName.localeCompare(b.organizationName) || a.organizationId.localeCompare(b.organizationId) || a.projectName.localeCompare(b.projectName))
+  return projects.map((p) => toOption(p, paths, enabled)).sort(byOrganizationThenProject)
 }
 
 /** Options a page of the admin Utility screen shows at once (a service may have thousands of projects). */
@@ -108,6 +88,19 @@ async function projectPaths(rows: ProjectRow[]): Promise<Map<string, string>> {
   return paths
 }
 
+function toOption(p: ProjectRow, paths: Map<string, string>, enabledKeys: Set<string>): SelfEnrollOption {
+  return {
+    organizationId: p.organization.id,
+    organizationName: p.organization.name,
+    projectId: p.id,
+    projectName: paths.get(p.id) ?? p.name,
+    enabled: enabledKeys.has(`${p.organization.id}/${p.id}`),
+  }
+}
+
+const byOrganizationThenProject = (a: SelfEnrollOption, b: SelfEnrollOption) =>
+  a.organizationName.localeCompare(b.organizationName) || a.organizationId.localeCompare(b.organizationId) || a.projectName.localeCompare(b.projectName)
+
 /**
  * One page of the organization/project pairs for the admin Utility screen (site admins), found on
  * the server: at 1,000 organizations the whole list was 648 KB of page data. The switched-on pairs
@@ -134,18 +127,11 @@ export async function searchSelfEnrollOptions(actor: Actor, raw: unknown): Promi
   const rows = page.slice(0, SELF_ENROLL_PAGE_SIZE)
   const paths = await projectPaths([...rows, ...enabledRows])
   const enabledKeys = new Set(targets.map((t) => `${t.organizationId}/${t.projectId}`))
-  const option = (p: ProjectRow): SelfEnrollOption => ({
-    organizationId: p.organization.id,
-    organizationName: p.organization.name,
-    projectId: p.id,
-    projectName: paths.get(p.id) ?? p.name,
-    enabled: enabledKeys.has(`${p.organization.id}/${p.id}`),
-  })
   const enabled = enabledRows
-    .map(option)
+    .map((p) => toOption(p, paths, enabledKeys))
     .filter((o) => o.enabled)
-    .sort((a, b) => a.organizationName.localeCompare(b.organizationName) || a.organizationId.localeCompare(b.organizationId) || a.projectName.localeCompare(b.projectName))
-  return { enabled, options: rows.map(option), nextOffset: page.length > SELF_ENROLL_PAGE_SIZE ? offset + SELF_ENROLL_PAGE_SIZE : null }
+    .sort(byOrganizationThenProject)
+  return { enabled, options: rows.map((p) => toOption(p, paths, enabledKeys)), nextOffset: page.length > SELF_ENROLL_PAGE_SIZE ? offset + SELF_ENROLL_PAGE_SIZE : null }
 }
 
 export async function getSelfEnrollTargets(actor: Actor): Promise<SelfEnrollTarget[]> {
