@@ -98,6 +98,9 @@ class IngestWorker {
     this.worker = null
     const lost = [...this.pending.values()]
     this.pending.clear()
+    // requests not yet posted were among those rejected: posting them to the next worker would
+    // store what their callers were told to retry (a second copy)
+    if (this.outbox.count) this.outbox.take()
     for (const p of lost) p.reject(new Error('The ingest worker stopped before committing; the request will be retried'))
     if (this.stopped) return
     this.restarts++
