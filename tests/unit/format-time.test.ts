@@ -14,12 +14,23 @@ describe('formatDateTime', () => {
     ...Array.from({ length: 50 }, (_, i) => new Date(Date.UTC(2026, 0, 1) + i * 7_654_321_987)),
   ]
 
-  it('writes UTC and the runtime zone as Intl does', () => {
-    for (const date of dates)
-      for (const seconds of [false, true]) {
-        expect(formatDateTime(date, { seconds, timeZone: 'UTC' })).toBe(intl(date, seconds, 'UTC'))
-        expect(formatDateTime(date, { seconds })).toBe(intl(date, seconds))
+  it('writes UTC and the runtime zone as Intl does, in whatever zone the machine is', () => {
+    // the runtime's zone is the machine's: try several (half-hour offsets, DST gaps), then restore it
+    const machineZone = process.env.TZ
+    try {
+      for (const zone of [machineZone, 'UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Europe/Berlin', 'Pacific/Chatham']) {
+        if (zone === undefined) delete process.env.TZ
+        else process.env.TZ = zone
+        for (const date of [...dates, new Date('2026-03-29T01:30:00Z'), new Date('2026-10-25T00:59:59Z')])
+          for (const seconds of [false, true]) {
+            expect(formatDateTime(date, { seconds, timeZone: 'UTC' })).toBe(intl(date, seconds, 'UTC'))
+            expect(formatDateTime(date, { seconds }), `${zone ?? 'machine zone'} ${date.toISOString()}`).toBe(intl(date, seconds))
+          }
       }
+    } finally {
+      if (machineZone === undefined) delete process.env.TZ
+      else process.env.TZ = machineZone
+    }
   })
 
   it('uses Intl for other zones, and takes seconds since the epoch and ISO strings', () => {
