@@ -191,16 +191,21 @@ describe.skipIf(!enabled)('chaos: the external broker mode survives its enginesâ
   })
   /** nodes stopped or killed on purpose; any other node that exits fails the scenario at once (with its output) */
   const down = new Set<'a' | 'b'>()
+  let retiredFailureLines = 0
   const crashed: string[] = []
   const start = async (name: 'a' | 'b', count = partitions) => {
     const node = await startNode(nodeEnv(name, count))
+    // the replaced node's failure lines stay counted: a restart must not make a scenario's count negative
+    retiredFailureLines += failureLinesOf(nodes[name])
     nodes[name] = node
     down.delete(name)
     void node.exited.then((code) => {
       if (nodes[name] === node && !down.has(name)) crashed.push(`node ${name} exited (${code}):\n${node.output().slice(-4000)}`)
     })
   }
-  const failureLines = () => ['a', 'b'].reduce((sum, n) => sum + (nodes[n as 'a' | 'b']?.output().match(/ingest: storing messages fails/g)?.length ?? 0), 0)
+  const failureLinesOf = (node: Node | null) => node?.output().match(/ingest: storing messages fails/g)?.length ?? 0
+  /** failure lines so far, those of nodes since replaced by a restart included */
+  const failureLines = () => retiredFailureLines + failureLinesOf(nodes.a) + failureLinesOf(nodes.b)
 
   /** A stalled scenario: the agents waiting for PUBACKs, the nodes' output, RabbitMQ's errors and its view of the ingest queues. */
   function dumpState(what: string) {
