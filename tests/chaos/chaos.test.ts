@@ -10,6 +10,7 @@
  * stored. Then the pings pause until every one sent is acknowledged and stored and the count holds
  * still: stored − published = the scenario's duplicates (at least once: redeliveries). The figures (with the load average) are
  * printed at the end (docs/benchmarks.md, "Chaos").
+ * Over 400 lines on purpose: the scenarios run in order on one cluster, sharing its agents, nodes and counters.
  *
  * Every scenario also checks that nothing was dead-lettered (a database outage must never make a
  * report look unstorable), and the PostgreSQL one that an agent leaving and one arriving during the
