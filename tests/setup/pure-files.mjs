@@ -1,11 +1,12 @@
 /**
- * Test files that open no database, start no server or process of ours and leave no global state
- * behind (timers, stubs and the configuration are restored after each test). They run in the
- * `pure` project (vite.config.ts): one worker thread, modules kept from file to file, without the per-file database
- * copy, saving the ~1.7 CPU-s a file costs in a fresh fork (decision 078). `npx vitest run
- * --project pure --sequence.shuffle` shows they pass in any order. A file that needs a database or
- * its own process belongs in the default `suite` project; when in doubt, leave it there. The
- * PostgreSQL run (scripts/test-scaleout.mjs) leaves them out: they never reach the database.
+ * Test files that open no database, start no portal, broker or relay, close what they listen on and
+ * leave no global state behind (timers, stubs and the configuration are restored after each test).
+ * They run in the `pure` project (vite.config.ts): one worker thread, modules kept from file to
+ * file, without the per-file database copy, saving the ~1.6 CPU-s a file costs in a fresh fork
+ * (decision 078). `npx vitest run --project pure --sequence.shuffle` shows they pass in any
+ * order. A file that needs a database or a server of ours belongs in the default `suite` project;
+ * when in doubt, leave it there. The PostgreSQL run (scripts/test-scaleout.mjs) leaves them out:
+ * they never reach the database.
  * @type {string[]}
  */
 export const PURE_FILES = [
