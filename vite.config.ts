@@ -17,6 +17,8 @@ const TEST_LIMITS = {
  * `vitest run --exclude <glob>` (test:quick): Vitest 3.2 adds a command line exclude to the root
  * project's list only, not to inline projects', so the projects below read it here themselves.
  */
+const E2E_FILES = 'tests/e2e/**/*.test.ts'
+
 const CLI_EXCLUDES = process.argv.flatMap((arg, i, all) => (arg === '--exclude' && all[i + 1] ? [all[i + 1]] : arg.startsWith('--exclude=') ? [arg.slice('--exclude='.length)] : []))
 
 
@@ -68,14 +70,16 @@ export default defineConfig(({ isSsrBuild }) => ({
       threads: { isolate: false, maxThreads: 1, minThreads: 1 },
     },
     projects: [
-      { plugins: [tsconfigPaths()], test: { ...TEST_LIMITS, name: 'pure', include: PURE_FILES, exclude: CLI_EXCLUDES, setupFiles: ['tests/setup/setup-pure-env.ts'], pool: 'threads' } },
+      { plugins: [tsconfigPaths()], test: { ...TEST_LIMITS, name: 'pure', include: PURE_FILES, exclude: CLI_EXCLUDES, setupFiles: ['tests/setup/setup-config-only.ts'], pool: 'threads' } },
+      // the browser flows: a fresh fork each, but no database of the worker's own (their portals have theirs)
+      { plugins: [tsconfigPaths()], test: { ...TEST_LIMITS, name: 'e2e', include: [E2E_FILES], exclude: CLI_EXCLUDES, setupFiles: ['tests/setup/setup-config-only.ts'], pool: 'forks' } },
       {
         plugins: [tsconfigPaths()],
         test: {
           ...TEST_LIMITS,
           name: 'suite',
           include: ['tests/**/*.test.ts', 'app/**/*.test.ts', 'broker/**/*.test.ts', 'cli/**/*.test.ts', 'simulator/**/*.test.ts', 'relay/**/*.test.ts'],
-          exclude: ['**/node_modules/**', '**/.git/**', ...PURE_FILES, ...CLI_EXCLUDES],
+          exclude: ['**/node_modules/**', '**/.git/**', ...PURE_FILES, E2E_FILES, ...CLI_EXCLUDES],
           setupFiles: ['tests/setup/setup-test-env.ts'],
           pool: 'forks',
         },

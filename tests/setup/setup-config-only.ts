@@ -2,10 +2,11 @@ import { loadConfig } from '../../server/config'
 import { setConfig } from '../../app/utils/env.server'
 
 /**
- * The setup of the `pure` project (vite.config.ts): its files never open a database, so they get
- * the test configuration without one of their own (no copied template, no Prisma connection).
- * Run before every file, so a file that replaced the configuration cannot leave it to the next
- * file in the same worker (the project shares workers: isolate off, decision 078).
+ * The setup of the `pure` and `e2e` projects (vite.config.ts): their files never open the worker's
+ * own database (the end-to-end files talk to portals, each on a database of its own), so they get
+ * the test configuration without one (no copied template, no Prisma loaded and connected: about
+ * 0.6 CPU-s a file). Run before every file, so a file that replaced the configuration cannot leave
+ * it to the next file in the same worker (`pure` shares its worker: isolate off, decision 078).
  */
 setConfig(
   loadConfig({
