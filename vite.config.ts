@@ -2,6 +2,25 @@
 import { vitePlugin as remix } from '@remix-run/dev'
 import { defineConfig } from 'vite'
 import tsconfigPaths from 'vite-tsconfig-paths'
+import { PURE_FILES } from './tests/setup/pure-files.mjs'
+
+const TEST_LIMITS = {
+  // generous: browser flows share two cores with a production server in CI, and a machine at
+  // load 40 took over 120 s for a test that takes 10 s quiet; a limit only matters for a hang
+  testTimeout: 240_000,
+  hookTimeout: 300_000,
+  // expect.poll waits for a condition; its default (1 s) is a fixed short timeout on a busy machine
+  expect: { poll: { timeout: 30_000, interval: 100 } },
+}
+
+/**
+ * `vitest run --exclude <glob>` (test:quick): Vitest 3.2 adds a command line exclude to the root
+ * project's list only, not to inline projects', so the projects below read it here themselves.
+ */
+const E2E_FILES = 'tests/e2e/**/*.test.ts'
+
+const CLI_EXCLUDES = process.argv.flatMap((arg, i, all) => (arg === '--exclude' && all[i + 1] ? [all[i + 1]] : arg.startsWith('--exclude=') ? [arg.slice('--exclude='.length)] : []))
+
 
 declare module '@remix-run/node' {
   interface Future {
@@ -43,16 +62,28 @@ export default defineConfig(({ isSsrBuild }) => ({
     tsconfigPaths(),
   ],
   test: {
-    include: ['tests/**/*.test.ts', 'app/**/*.test.ts', 'broker/**/*.test.ts', 'cli/**/*.test.ts', 'simulator/**/*.test.ts', 'relay/**/*.test.ts'],
+    // once per run, for both projects (a project's own globalSetup would run again per project)
     globalSetup: ['tests/setup/global-setup.ts'],
-    setupFiles: ['tests/setup/setup-test-env.ts'],
-    // generous: browser flows share two cores with a production server in CI, and a machine at
-    // load 40 took over 120 s for a test that takes 10 s quiet; a limit only matters for a hang
-    testTimeout: 240_000,
-    hookTimeout: 300_000,
-    // expect.poll waits for a condition; its default (1 s) is a fixed short timeout on a busy machine
-    expect: { poll: { timeout: 30_000, interval: 100 } },
-    pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    poolOptions: {
+      forks: { maxForks: 2, minForks: 1 },
+      // the `pure` project: one worker thread that keeps its modules from file to file (decision 078)
+      threads: { isolate: false, maxThreads: 1, minThreads: 1 },
+    },
+    projects: [
+      { plugins: [tsconfigPaths()], test: { ...TEST_LIMITS, name: 'pure', include: PURE_FILES, exclude: CLI_EXCLUDES, setupFiles: ['tests/setup/setup-config-only.ts'], pool: 'threads' } },
+      // the browser flows: a fresh fork each, but no database of the worker's own (their portals have theirs)
+      { plugins: [tsconfigPaths()], test: { ...TEST_LIMITS, name: 'e2e', include: [E2E_FILES], exclude: CLI_EXCLUDES, setupFiles: ['tests/setup/setup-config-only.ts'], pool: 'forks' } },
+      {
+        plugins: [tsconfigPaths()],
+        test: {
+          ...TEST_LIMITS,
+          name: 'suite',
+          include: ['tests/**/*.test.ts', 'app/**/*.test.ts', 'broker/**/*.test.ts', 'cli/**/*.test.ts', 'simulator/**/*.test.ts', 'relay/**/*.test.ts'],
+          exclude: ['**/node_modules/**', '**/.git/**', ...PURE_FILES, E2E_FILES, ...CLI_EXCLUDES],
+          setupFiles: ['tests/setup/setup-test-env.ts'],
+          pool: 'forks',
+        },
+      },
+    ],
   },
 }))
