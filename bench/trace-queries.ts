@@ -1,4 +1,8 @@
-// scratch: per-query timings of chosen route loaders
+// node --import tsx bench/trace-queries.ts <database url> [dashboard,agents,projects] [runs]: every
+// statement of those loaders of the bench organization timed, uncached (FLEET_READ_CACHE_MS=0), in
+// this process: per run wall and CPU ms and the statements' sum, then the slowest statements of the
+// last run. SQLite through better-sqlite3's statements, PostgreSQL through pg's client. Writes a
+// session row (the demo owner's); on a seeded bench database (bench/seed-fleet.ts) only.
 import { createHash, randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { loadConfig } from '../server/config'
@@ -32,8 +36,18 @@ setConfig(loadConfig({ ...process.env, DATABASE_URL: DB_URL, LOG_LEVEL: 'silent'
 await tuneDatabase()
 if (!isPostgres(DB_URL)) {
   const { default: Database } = await import('better-sqlite3')
-  const proto = Database.prototype as unknown as { prepare: (s: string) => unknown }
-  void proto
+  const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as Record<string, (...a: unknown[]) => unknown> & { source: string }
+  for (const method of ['all', 'get', 'run']) {
+    const orig = statement[method]
+    statement[method] = function (this: { source: string }, ...a: unknown[]) {
+      const started = performance.now()
+      try {
+        return orig.apply(this, a)
+      } finally {
+        log.push({ sql: this.source, ms: performance.now() - started })
+      }
+    }
+  }
 }
 const token = randomBytes(32).toString('base64url')
 await prisma.session.create({ data: { userId: DEMO_USERS.owner.id, tokenHash: createHash('sha256').update(token).digest('hex'), expiresAt: new Date(Date.now() + 3600_000) } })
