@@ -250,7 +250,7 @@ export async function seedFleet(databaseUrl: string, scale: FleetScale = FLEET_S
     await client.end()
   } else {
     // every table's statistics (PRAGMA optimize analyzes only tables it saw queried on this connection)
-    db.exec('ANALYZE')
+    db.prepare('ANALYZE').run()
     db.close()
   }
 
