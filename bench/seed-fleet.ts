@@ -244,10 +244,13 @@ export async function seedFleet(databaseUrl: string, scale: FleetScale = FLEET_S
     await (db as ReturnType<typeof openPostgresSync>).close()
     const client = new pg.Client({ connectionString: databaseUrl })
     await client.connect()
-    await client.query('ANALYZE')
+    // statistics for the planner, and the visibility map that lets index-only scans skip the heap
+    // (rows written in one transaction are all-visible only after a VACUUM; autovacuum would come later)
+    await client.query('VACUUM (ANALYZE)')
     await client.end()
   } else {
-    db.pragma('optimize')
+    // every table's statistics (PRAGMA optimize analyzes only tables it saw queried on this connection)
+    db.prepare('ANALYZE').run()
     db.close()
   }
 

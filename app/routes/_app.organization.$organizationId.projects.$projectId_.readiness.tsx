@@ -4,16 +4,16 @@ import { ArrowLeft, Download, FileCode2, FileJson, Printer } from 'lucide-react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { READINESS_CSS, ReadinessDocument } from '~/components/readiness/readiness-document'
 import { Button } from '~/components/ui/button'
-import { readinessReport } from '~/domain/readiness/readiness.server'
+import { PAGE_LIST_LIMIT, readinessReport } from '~/domain/readiness/readiness.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
 import { domainCall } from '~/utils/errors.server'
 import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 
-/** The project's pre-show readiness report: a printable page (the browser's print makes the PDF) and downloads. */
+/** The project's pre-show readiness report: a printable page (the browser's print makes the PDF) and downloads (longer lists). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
-  return { report: await domainCall(() => readinessReport(actor, params.organizationId!, params.projectId!)) }
+  return { report: await domainCall(() => readinessReport(actor, params.organizationId!, params.projectId!, Date.now(), PAGE_LIST_LIMIT)) }
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Readiness report · ${data?.report.project.name ?? 'Project'} · Pixelfleet` }]

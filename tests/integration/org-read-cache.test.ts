@@ -2,7 +2,8 @@
  * The dashboard's and the project overview's aggregates are shared for a few seconds per
  * organization: a viewer without the right still gets 403, any change to issues, systems, projects
  * or (other than an agent report) agents shows at once, and nothing outlives ORG_READ_CACHE_MS (the
- * dashboard's expired figures keep answering while they load again, decision 062).
+ * dashboard's expired figures keep answering while they load again, decision 062; a large fleet's
+ * answer once more after a machine-made change, decision 086).
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
@@ -13,7 +14,7 @@ import { emitChange } from '~/domain/events/bus.server'
 import { agentsTable } from '~/domain/fleet/agents-table.server'
 import { parseAgentTableQuery } from '~/domain/fleet/agents-table-state'
 import { dashboard } from '~/domain/fleet/dashboard.server'
-import { ORG_READ_CACHE_MS, REFRESH_BEHIND_MAX_AGE_MS, userKey } from '~/domain/fleet/org-read-cache.server'
+import { cachedOrgRead, ORG_READ_CACHE_MS, REFRESH_BEHIND_MAX_AGE_MS, userKey } from '~/domain/fleet/org-read-cache.server'
 import { projectOverview } from '~/domain/fleet/project.server'
 import { recompileUserAcl } from '~/domain/roles/roles.server'
 import { prisma } from '~/utils/db.server'
@@ -155,5 +156,56 @@ describe('shared organization aggregates', () => {
     expect((await dashboard(owner, orgId, 'system')).metricsTotal).toBe(before + 1)
     await prisma.system.delete({ where: { id: late.id } })
     emitChange({ organizationId: orgId, kind: 'system', ids: [late.id] })
+  })
+
+  it("a large fleet's entry is marked stale by a machine-made change, answered once more, and loaded again behind; a person's change drops it", async () => {
+    const org = 'large-fleet-org'
+    let loads = 0
+    let figure = 1
+    // once holding, a load waits for the test's release(), so what answers meanwhile is seen
+    let holding = false
+    let release: () => void = () => {}
+    const read = (large: boolean) =>
+      cachedOrgRead(
+        org,
+        `figures:${large}`,
+        async () => {
+          loads++
+          const value = figure
+          if (holding) await new Promise<void>((r) => (release = r))
+          return { value }
+        },
+        Date.now(),
+        { refreshInBackground: true, staleOnMachineChange: () => large },
+      )
+    expect(await read(true)).toEqual({ value: 1 })
+    expect(await read(false)).toEqual({ value: 1 })
+    expect(loads).toBe(2)
+    holding = true
+    figure = 2
+    // an alarm (the offline sweep's, ingest's) or any change ingest announces: the large entry answers its last figures and loads again behind
+    emitChange({ organizationId: org, kind: 'issue', ids: ['system-1'] })
+    expect(await read(true)).toEqual({ value: 1 })
+    expect(loads).toBe(3)
+    // a second change while that load runs: the load's result is stale as well
+    announceIngestChanges([{ organizationId: org, kind: 'system', ids: ['system-1'] }])
+    expect(await read(true)).toEqual({ value: 1 })
+    expect(loads).toBe(3)
+    figure = 3
+    release()
+    await vi.waitFor(async () => expect(await read(true)).toEqual({ value: 2 }), { timeout: 60_000, interval: 20 })
+    expect(loads).toBe(4)
+    release()
+    await vi.waitFor(async () => expect(await read(true)).toEqual({ value: 3 }), { timeout: 60_000, interval: 20 })
+    // the small entry was dropped by the first change: its next read waited for a load
+    const small = read(false)
+    release()
+    expect(await small).toEqual({ value: 3 })
+    // a person's change (not an issue) drops the large entry too: the next read waits for its load
+    figure = 4
+    emitChange({ organizationId: org, kind: 'system', ids: ['system-1'] })
+    const waited = read(true)
+    release()
+    expect(await waited).toEqual({ value: 4 })
   })
 })

@@ -75,6 +75,12 @@ describe('readiness report', () => {
     expect(r.offline.map((a) => [a.name, a.lastSeen])).toEqual([['Wall D', new Date(NOW - 3_600_000).toISOString()]])
     // the cleared tempHigh of Wall C and the hot tile of another project are not listed
     expect(r.tilesOverTemperature.map((i) => [i.agentName, i.deviceKey, i.message])).toEqual([['Wall B', 'tiles', 'Tile too hot']])
+    expect(group('receiver').deviationsTotal).toBe(1)
+    // the web page's shorter lists (PAGE_LIST_LIMIT): the lists are cut, the counts stay exact
+    const cut = await readinessReport(owner, orgId, show, NOW, 0)
+    expect(cut.summary).toEqual(r.summary)
+    expect(cut.baselines.map((g) => [g.component, g.deviationsTotal, g.deviations.length])).toEqual(r.baselines.map((g) => [g.component, g.deviations.length, 0]))
+    expect([cut.offline, cut.openIssues, cut.openIssuesTruncated]).toEqual([[], [], true])
   })
 
   it('is a ready report on a healthy subproject, and closed to members without project.view there', async () => {

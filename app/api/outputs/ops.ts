@@ -68,6 +68,7 @@ export const opsOutputs = {
           product: z.string(),
           baseline: z.object({ software: z.string(), firmware: z.string(), count: z.number() }),
           total: z.number(),
+          deviationsTotal: z.number(),
           deviations: z.array(
             z.object({
               systemId: z.string(),

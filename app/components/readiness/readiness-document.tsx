@@ -73,7 +73,7 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
       </div>
 
       <section>
-        <h2>Agents offline</h2>
+        <h2>Agents offline{report.offline.length < s.agentsOffline ? ` (first ${report.offline.length} of ${s.agentsOffline}; the downloads list more)` : ''}</h2>
         <p className="rr-def">Not seen within the offline alarm delay ({report.offlineAfterMinutes} minutes in this project; an agent in several projects uses the shortest), or disabled.</p>
         {report.offline.length ? (
           <div className="rr-scroll"><table>
@@ -159,7 +159,7 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
         {deviating.length ? (
           deviating.map((g) => (
             <div key={`${g.component}/${g.product}`}>
-              <h3>{g.component} {g.product} — {g.deviations.length} deviating</h3>
+              <h3>{g.component} {g.product} — {g.deviationsTotal} deviating{g.deviations.length < g.deviationsTotal ? ` (first ${g.deviations.length}; the downloads list more)` : ''}</h3>
               <div className="rr-scroll">
                 <table>
                   <thead>

@@ -1,7 +1,9 @@
-import { type Prisma } from '@prisma/client'
-import { isConnected, packetLoss, parseTunnelStatus, remoteConnectionState, weightedAlertsScore } from '../agents/derived'
+import { Prisma } from '@prisma/client'
+import { agentOfflineMinutes, isConnected, packetLoss, parseTunnelStatus, remoteConnectionState, weightedAlertsScore } from '../agents/derived'
 import { parseJson, prisma } from '~/utils/db.server'
 import { type FleetScope } from './scope.server'
+
+const sql = Prisma.sql
 
 /** Device properties the screens read (spec 01 section 3, Device.properties). */
 export type DeviceProperties = {
@@ -128,29 +130,72 @@ export function canConnect(scope: FleetScope, systems: { projectId: string | nul
   return systems.some((s) => s.projectId && (a.can('project.agents.connect', s.projectId) || a.can('project.agents.connect.admin', s.projectId)))
 }
 
-/** The visible systems and device summaries of a few agents (one page of a table). */
+type SystemRow = {
+  id: string
+  key: string
+  name: string
+  projectId: string | null
+  agentId: string
+  alertsCount: number
+  alertsSeverity: number
+  deviationsCount: number
+  deviationsSeverity: number
+  offlineAlarmMinutes: number | null
+}
+
+/**
+ * What a table shows of a few agents (one page) beyond the agent row: its visible systems, their
+ * devices' summary, its systems counted (all, assigned) and its offline delay. Three statements for
+ * the page: every system of the agents once (with its project's delay), the version columns of
+ * their devices from the covering Device(systemId, component, product, versions, count) index, and
+ * the processors' properties (one row per system); these were six statements that read the systems
+ * three times and every column of every device.
+ */
 export async function loadAgentExtras(scope: FleetScope, agentIds: string[]) {
-  const systems = await prisma.system.findMany({
-    where: { agentId: { in: agentIds }, ...scope.visibleSystemWhere() },
-    select: { id: true, key: true, name: true, projectId: true, agentId: true, alertsCount: true, alertsSeverity: true, deviationsCount: true, deviationsSeverity: true },
-    orderBy: { key: 'asc' },
-  })
-  // no component filter in SQL: the planner would pick the component index and walk every tile of the fleet
-  const devices = await prisma.device.findMany({
-    where: { systemId: { in: systems.map((s) => s.id) } },
-    select: { component: true, product: true, versionSoftware: true, versionFirmware: true, properties: true, count: true, systemId: true },
-  })
-  const byAgent = new Map<string, { systems: typeof systems; devices: DeviceRow[] }>(agentIds.map((id) => [id, { systems: [], devices: [] }]))
-  // the device's agent through the systems already loaded (a relation select would cost Prisma another query)
-  const agentOfSystem = new Map(systems.map((s) => [s.id, s.agentId]))
+  const all = agentIds.length
+    ? await prisma.$queryRaw<SystemRow[]>(sql`
+      SELECT s."id" AS id, s."key" AS key, s."name" AS name, s."projectId" AS "projectId", s."agentId" AS "agentId",
+        s."alertsCount" AS "alertsCount", s."alertsSeverity" AS "alertsSeverity", s."deviationsCount" AS "deviationsCount", s."deviationsSeverity" AS "deviationsSeverity",
+        p."offlineAlarmMinutes" AS "offlineAlarmMinutes"
+      FROM "System" s LEFT JOIN "Project" p ON p."id" = s."projectId"
+      WHERE s."agentId" IN (${Prisma.join(agentIds)}) ORDER BY s."key", s."id"`)
+    : []
+  const systems = all.filter((s) => scope.canSeeSystem(s.projectId))
+  const systemIds = systems.map((s) => s.id)
+  const [versionRows, processorRows] = systemIds.length
+    ? await Promise.all([
+        prisma.$queryRaw<(Omit<DeviceRow, 'properties'> & { systemId: string })[]>(sql`
+          SELECT d."systemId" AS "systemId", d."component" AS component, d."product" AS product, d."versionSoftware" AS "versionSoftware", d."versionFirmware" AS "versionFirmware", d."count" AS count
+          FROM "Device" d WHERE d."systemId" IN (${Prisma.join(systemIds)}) AND d."component" IN (${Prisma.join(VERSION_COMPONENTS)})`),
+        prisma.$queryRaw<{ systemId: string; properties: string }[]>(sql`
+          SELECT d."systemId" AS "systemId", d."properties" AS properties FROM "Device" d WHERE d."systemId" IN (${Prisma.join(systemIds)}) AND d."component" = 'processor'`),
+      ])
+    : [[], []]
+  type Entry = { systems: SystemRow[]; devices: DeviceRow[]; delays: (number | null)[]; total: number; assigned: number }
+  const byAgent = new Map<string, Entry>(agentIds.map((id) => [id, { systems: [], devices: [], delays: [], total: 0, assigned: 0 }]))
+  for (const s of all) {
+    const entry = byAgent.get(s.agentId)!
+    entry.total++
+    if (s.projectId !== null) entry.assigned++
+    entry.delays.push(s.offlineAlarmMinutes)
+  }
   for (const s of systems) byAgent.get(s.agentId)!.systems.push(s)
-  for (const d of devices) if ((VERSION_COMPONENTS as readonly string[]).includes(d.component)) byAgent.get(agentOfSystem.get(d.systemId)!)!.devices.push(d)
+  // the device's agent through the systems already loaded; a processor's properties beside its versions
+  const agentOfSystem = new Map(systems.map((s) => [s.id, s.agentId]))
+  const properties = new Map(processorRows.map((r) => [r.systemId, r.properties]))
+  for (const d of versionRows) {
+    byAgent.get(agentOfSystem.get(d.systemId)!)!.devices.push({ ...d, count: Number(d.count), properties: d.component === 'processor' ? (properties.get(d.systemId) ?? '{}') : '{}' })
+  }
   return new Map(
-    [...byAgent].map(([id, { systems, devices }]) => [
+    [...byAgent].map(([id, { systems, devices, delays, total, assigned }]) => [
       id,
       {
-        systems: systems.map((s) => ({ ...s, name: s.name || s.key, projectName: s.projectId ? (scope.projects.get(s.projectId)?.name ?? null) : null })),
+        systems: systems.map(({ offlineAlarmMinutes: _, ...s }) => ({ ...s, name: s.name || s.key, projectName: s.projectId ? (scope.projects.get(s.projectId)?.name ?? null) : null })),
         summary: summarizeDevices(devices),
+        /** minutes without a report after which the agent is offline (agents/presence.server.ts's rule) */
+        offlineMinutes: agentOfflineMinutes(delays),
+        systemsTotal: total,
+        systemsAssigned: assigned,
       },
     ]),
   )

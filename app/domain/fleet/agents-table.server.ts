@@ -1,12 +1,12 @@
 import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
 import { SCORE_EXPONENTS } from '../agents/derived'
-import { offlineMinutesOf, presenceSql } from '../agents/presence.server'
+import { presenceSql } from '../agents/presence.server'
 import { prisma } from '~/utils/db.server'
 import { agentCore, agentSelect, canConnect, loadAgentExtras } from './agent-summary.server'
 import { type AgentFilters, type AgentTableQuery, type SortableColumn, CONNECTED_VALUES } from './agents-table-state'
 import { containsText, jsonText, nocase } from './dialect.server'
-import { cachedOrgRead, userKey } from './org-read-cache.server'
+import { cachedOrgRead, LARGE_FLEET_ROWS, userKey } from './org-read-cache.server'
 import { type FleetScope, loadFleetScope } from './scope.server'
 
 const sql = Prisma.sql
@@ -86,22 +86,16 @@ export type AgentTableRow = Awaited<ReturnType<typeof loadAgentRows>>[number]
 
 /** Full rows for a list of agent ids, in that order. */
 export async function loadAgentRows(scope: FleetScope, ids: string[], now = Date.now()) {
-  const [agents, extras, offlineMinutes, counts] = await Promise.all([
-    prisma.agent.findMany({ where: { id: { in: ids } }, select: agentSelect }),
-    loadAgentExtras(scope, ids),
-    offlineMinutesOf(ids),
-    prisma.system.groupBy({ by: ['agentId'], where: { agentId: { in: ids } }, _count: { _all: true, projectId: true } }),
-  ])
+  const [agents, extras] = await Promise.all([prisma.agent.findMany({ where: { id: { in: ids } }, select: agentSelect }), loadAgentExtras(scope, ids)])
   const byId = new Map(agents.map((a) => [a.id, a]))
-  const countsById = new Map(counts.map((c) => [c.agentId, { total: c._count._all, assigned: c._count.projectId }]))
   return ids.flatMap((id) => {
     const agent = byId.get(id)
     if (!agent) return []
     const extra = extras.get(id)!
-    const { total, assigned } = countsById.get(id) ?? { total: 0, assigned: 0 }
+    const { systemsTotal: total, systemsAssigned: assigned } = extra
     return [
       {
-        ...agentCore(agent, now, offlineMinutes.get(id)!),
+        ...agentCore(agent, now, extra.offlineMinutes),
         systems: extra.systems,
         systemsCount: extra.systems.length,
         systemsTotal: total,
@@ -126,7 +120,12 @@ export async function agentsTable(actor: Actor, organizationId: string, query: A
   // waited for (the page's single-user p95)
   const user = userKey(actor)
   if (!user) return loadAgentsTable(scope, query)
-  return cachedOrgRead(scope.organizationId, `agents-table:${user}:${JSON.stringify(query)}`, () => loadAgentsTable(scope, query), Date.now(), { dropOnReport: true, refreshInBackground: true })
+  // a large fleet's reports (several a second) mark it stale instead, answered once more while it loads again (decision 086)
+  return cachedOrgRead(scope.organizationId, `agents-table:${user}:${JSON.stringify(query)}`, () => loadAgentsTable(scope, query), Date.now(), {
+    dropOnReport: true,
+    refreshInBackground: true,
+    staleOnMachineChange: (t) => t.total >= LARGE_FLEET_ROWS,
+  })
 }
 
 async function loadAgentsTable(scope: FleetScope, query: AgentTableQuery) {

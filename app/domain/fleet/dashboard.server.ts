@@ -3,7 +3,7 @@ import { type Actor } from '../actor'
 import { prisma } from '~/utils/db.server'
 import { inChunks } from '~/utils/id-chunks'
 import { containsText, isTrue } from './dialect.server'
-import { cachedOrgRead, visibilityKey } from './org-read-cache.server'
+import { cachedOrgRead, LARGE_FLEET_ROWS, visibilityKey } from './org-read-cache.server'
 import { type FleetScope, loadFleetScope } from './scope.server'
 
 const sql = Prisma.sql
@@ -122,8 +122,10 @@ export async function dashboard(actor: Actor, organizationId: string, view: Metr
   scope.access.require('org.metrics.view')
   // the same for every viewer who sees the same systems: aggregates over the whole fleet, shared briefly
   // answered from the last figures while an expired entry loads again (decision 062): a load is seconds on 20,000 agents
+  // and, for a large fleet, from them once more after an alarm or a report while they load again (decision 086)
   return cachedOrgRead(scope.organizationId, `dashboard:${view}:${Math.floor(page) || 1}:${visibilityKey(scope)}`, () => loadDashboard(scope, view, page), Date.now(), {
     refreshInBackground: true,
+    staleOnMachineChange: (d) => (d.view === 'system' ? d.metricsTotal >= LARGE_FLEET_ROWS : d.metricsTotal >= METRICS_ROW_LIMIT),
   })
 }
 

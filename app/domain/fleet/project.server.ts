@@ -1,7 +1,7 @@
 import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
 import { ISSUE_HISTORY_WINDOW_MS } from '../agents/derived'
-import { offlineMinutesOf, presenceOf, presenceSql } from '../agents/presence.server'
+import { presenceOf, presenceSql } from '../agents/presence.server'
 import { accessDenied, notFound } from '../errors'
 import { type Permission } from '../access/catalogue'
 import { prisma } from '~/utils/db.server'
@@ -141,10 +141,9 @@ async function loadProjectAgents(scope: FleetScope, organizationId: string, proj
   const idRows = await prisma.$queryRaw<{ id: string }[]>(sql`
     SELECT a."id" AS id FROM "Agent" a WHERE ${inScope} ORDER BY a."clientName", a."id" LIMIT ${PROJECT_AGENTS_PAGE_SIZE} OFFSET ${(page - 1) * PROJECT_AGENTS_PAGE_SIZE}`)
   const ids = idRows.map((r) => r.id)
-  const [agents, extras, offlineMinutes, deviceCounts] = await Promise.all([
+  const [agents, extras, deviceCounts] = await Promise.all([
     prisma.agent.findMany({ where: { id: { in: ids } }, select: agentSelect }),
     loadAgentExtras(scope, ids),
-    offlineMinutesOf(ids),
     ids.length
       ? prisma.$queryRaw<{ agentId: string; component: string; count: bigint }[]>(sql`
       SELECT s."agentId" AS "agentId", g."component" AS component, SUM(g."count") AS count
@@ -161,7 +160,7 @@ async function loadProjectAgents(scope: FleetScope, organizationId: string, proj
       if (!a) return []
       const extra = extras.get(a.id)!
       const systems = extra.systems.filter((s) => s.projectId && projectIds.includes(s.projectId))
-      return [{ ...agentCore(a, now, offlineMinutes.get(a.id)!), ...extra.summary, systems, devices: devicesByAgent.get(a.id) ?? [], canConnect: canConnect(scope, systems) }]
+      return [{ ...agentCore(a, now, extra.offlineMinutes), ...extra.summary, systems, devices: devicesByAgent.get(a.id) ?? [], canConnect: canConnect(scope, systems) }]
     }),
     page,
     pageSize: PROJECT_AGENTS_PAGE_SIZE,
