@@ -158,7 +158,7 @@ describe('shared organization aggregates', () => {
     emitChange({ organizationId: orgId, kind: 'system', ids: [late.id] })
   })
 
-  it("a large fleet's entry is marked stale by a machine-made change, answered once more, and loaded again behind; a person's change drops it", async () => {
+  it("a large fleet's entry is marked stale by a machine-made change, answered once more, and loaded again behind; a person's change, an issue's included, drops it", async () => {
     const org = 'large-fleet-org'
     let loads = 0
     let figure = 1
@@ -207,5 +207,11 @@ describe('shared organization aggregates', () => {
     const waited = read(true)
     release()
     expect(await waited).toEqual({ value: 4 })
+    // so does a person's issue change (acknowledged, cleared, commented): their next view shows it
+    figure = 5
+    emitChange({ organizationId: org, kind: 'issue', ids: ['issue-1'], byPerson: true })
+    const afterPerson = read(true)
+    release()
+    expect(await afterPerson).toEqual({ value: 5 })
   })
 })

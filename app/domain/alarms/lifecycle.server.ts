@@ -190,7 +190,7 @@ export async function getIssue(actor: Actor, organizationId: string, issueId: st
 const issueLabel = (issue: Loaded['issue']) => `'${issue.message || issue.key}' on ${issue.system.agent.clientName || issue.system.agent.id} / ${issue.system.name || issue.system.key}`
 
 function announce(organizationId: string, issue: Loaded['issue']) {
-  emitChange({ organizationId, kind: 'issue', ids: [issue.id] })
+  emitChange({ organizationId, kind: 'issue', ids: [issue.id], byPerson: true })
 }
 
 /** Acknowledges the issue's current activation; further escalations of it notify nobody. */

@@ -9,6 +9,8 @@ export type ChangeEvent = {
   ids?: string[]
   /** limits delivery to one user (profile, own invites) */
   userId?: string
+  /** made by a person (an issue acknowledged, cleared or commented), not by ingest or a sweep: views must show it at once (decision 086) */
+  byPerson?: boolean
 }
 
 const bus = () =>

@@ -49,8 +49,8 @@ const DROPPED_BY = new Set<ChangeEvent['kind']>(['organization', 'project', 'sys
  * (tables that show last seen). Callers check permissions before asking and key entries by what
  * decides the result (the viewer's visible systems, or the user).
  *
- * A machine-made change (anything ingest announces, and issue changes: the offline sweep's and
- * ingest's alarms) does not drop an entry asked with `staleOnMachineChange` whose loaded value the
+ * A machine-made change (anything ingest announces, and issue changes not made by a person: the
+ * offline sweep's and ingest's alarms) does not drop an entry asked with `staleOnMachineChange` whose loaded value the
  * caller calls large: it is marked stale, so the next request answers it once more and loads it
  * again behind (decision 086). A fleet of 20,000 agents changes every few seconds, so dropping
  * made every such load (seconds on PostgreSQL) a viewer's wait.
@@ -62,7 +62,7 @@ function listen() {
     if (!DROPPED_BY.has(e.kind)) return
     const orgs = e.organizationId === null ? [...entries.values()] : [entries.get(e.organizationId)].filter((m) => m !== undefined)
     const report = e.kind === 'agent' && isIngestChange()
-    const machineMade = isIngestChange() || e.kind === 'issue'
+    const machineMade = isIngestChange() || (e.kind === 'issue' && !e.byPerson)
     for (const org of orgs) {
       for (const [key, entry] of org) {
         if (report && !entry.dropOnReport) continue
