@@ -1,4 +1,4 @@
-// npm run bench:pages [-- --duration 6] [-- --only agents] [-- --concurrency 16] [-- --profile] [-- --stale-fleet] [-- --no-cache] [-- --database postgresql://...]:
+// npm run bench:pages [-- --duration 6] [-- --only agents,=/about] [-- --concurrency 16] [-- --profile] [-- --stale-fleet] [-- --no-cache] [-- --database postgresql://...]:
 // every page of the bench organization (bench/seed-fleet.ts: 10,000 agents, 200,000 devices) and of
 // the 6-agent demo organization through the production server, signed in as the owner. Per page:
 // status, bytes (HTML or data, uncompressed), single-user p50/p95, and with N concurrent users
@@ -28,7 +28,7 @@ const DURATION_S = Number(arg('--duration', '6'))
 const CONCURRENCY = Number(arg('--concurrency', '16'))
 const SINGLE_SAMPLES = Number(arg('--samples', '12'))
 const IDLE_WINDOW_S = Number(arg('--idle-window', '3'))
-/** comma-separated: pages whose name or address contains any of them */
+/** comma-separated: pages whose name or address contains any of them (`=text`: is exactly it) */
 const ONLY = arg('--only', '').split(',').filter(Boolean)
 const PROFILE = args.includes('--profile')
 /** Leaves the bench organization's last-seen times as they are (a reused database before round 5: its agents gone quiet). */
@@ -219,7 +219,8 @@ async function main() {
       return c.cpuPerRequest
     }
     const run = async (page: Page, org: string) => {
-      if (ONLY.length && !ONLY.some((only) => page.name.includes(only) || page.url.includes(only))) return
+      const picked = (only: string) => (only.startsWith('=') ? page.name === only.slice(1) || page.url === only.slice(1) : page.name.includes(only) || page.url.includes(only))
+      if (ONLY.length && !ONLY.some(picked)) return
       const cpu = await measure(page, org, { portal, file, cookie, adminCookie, name: 'this' })
       if (baseline) await measure(page, org, { ...baseline, name: 'baseline' }, cpu)
     }

@@ -2,7 +2,8 @@
 // where a `node --cpu-prof` profile (bench/pages.ts --profile, bench/idle.ts --profile) spent its
 // CPU: self time per function (or per source file), and with --under the total time of the calls
 // made below the functions whose name or file contains <text> (what one middleware costs in all);
-// --last <s> counts only the samples of the profile's last s seconds (the measured window, not the startup).
+// --last <s> counts only the samples of the profile's last s seconds (the measured window, not the startup);
+// --skip-last <s> ends that window s seconds before the profile's end (the page measured before the last one).
 import fs from 'node:fs'
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[]; hitCount?: number }
@@ -11,11 +12,12 @@ type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTi
 const args = process.argv.slice(2)
 const arg = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback)
 const file = args[0]
-if (!file || !fs.existsSync(file)) throw new Error('usage: bench/profile-summary.ts <file.cpuprofile> [--top N] [--by file|function] [--under text]')
+if (!file || !fs.existsSync(file)) throw new Error('usage: bench/profile-summary.ts <file.cpuprofile> [--top N] [--by file|function] [--under text] [--last s] [--skip-last s] [--inclusive f,g]')
 const TOP = Number(arg('--top', '30'))
 const BY = arg('--by', 'function')
 const UNDER = arg('--under', '')
 const LAST_S = Number(arg('--last', '0'))
+const SKIP_LAST_S = Number(arg('--skip-last', '0'))
 
 const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile
 const byId = new Map(profile.nodes.map((n) => [n.id, n]))
@@ -24,11 +26,12 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 
 // self time per node from the samples and their time deltas (µs)
 const selfUs = new Map<number, number>()
-const from = LAST_S > 0 ? profile.endTime - LAST_S * 1e6 : -Infinity
+const until = profile.endTime - SKIP_LAST_S * 1e6
+const from = LAST_S > 0 ? until - LAST_S * 1e6 : -Infinity
 let at = profile.startTime
 profile.samples.forEach((id, i) => {
   at += profile.timeDeltas[i] ?? 0
-  if (at >= from) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0))
+  if (at >= from && at <= until) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0))
 })
 const totalUs = LAST_S > 0 ? Math.min(LAST_S * 1e6, profile.endTime - profile.startTime) : profile.endTime - profile.startTime
 const shortUrl = (url: string) => url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, 'nm:').replace(/.*\/(app|server|build|ingest|broker|relay)\//, '$1/')

@@ -53,9 +53,10 @@ export async function startWebServer(config: Config, options: { dev: boolean; ro
   } else {
     const buildDir = path.join(options.root, 'build')
     app.use('/assets', express.static(path.join(buildDir, 'client/assets'), { immutable: true, maxAge: '1y' }))
-    // Only names with an extension are files there (favicon.svg, ...): pages skip the stat() per request.
+    // Only names with an extension are files there (favicon.svg, ...): pages skip the stat() per request,
+    // and so do Remix's data requests (`/agents.data`: a client navigation, never a file)
     const publicFiles = express.static(path.join(buildDir, 'client'), { maxAge: '1h' })
-    app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()))
+    app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) && !req.path.endsWith('.data') ? publicFiles(req, res, next) : next()))
     build = (await import(path.join(buildDir, 'server/index.js'))) as ServerBuild
     ops.useRoutes(build.routes)
   }

@@ -17,7 +17,13 @@ import path from 'node:path'
  *    server's route trees are built once per build and never changed (route discovery and lazy
  *    routes patch trees in the browser only; a tree with a lazy route is not cached);
  *  - Remix's createServerRoutes is kept per build manifest while every route module is the same
- *    one, and convertRoutesToDataRoutes per input tree: both are pure functions of the build.
+ *    one, and convertRoutesToDataRoutes per input tree: both are pure functions of the build (the
+ *    caller's manifest gets the kept one as its prototype instead of a copy);
+ *  - resolveTo (every Link's target, two or three times per Link and render) and the static
+ *    router's encodeLocation (a `new URL` per Link) are kept per argument: pure functions whose
+ *    results are copied per call (issue #26, decision 080);
+ *  - Remix's per-loader copy of the request (without `index` and `_routes`) is made once per request
+ *    and shared by its loaders, so request-scoped lookups are shared too (decision 080).
  * If a library's source no longer has the expected text, it is not patched (and a warning says so).
  */
 const ROUTER_FILE = path.join('@remix-run', 'router', 'dist', 'router.cjs.js')
@@ -27,6 +33,7 @@ const RANK_CALL = 'let branches = flattenRoutes(routes);\n  rankRouteBranches(br
 const COMPILE_DEF = 'function compilePath(path, caseSensitive, end) {'
 const MATCH_DEF = 'function matchRoutesImpl(routes, locationArg, basename, allowPartial) {'
 const CONVERT_DEF = 'function convertRoutesToDataRoutes(routes, mapRouteProperties, parentPath, manifest) {'
+const RESOLVE_TO_DEF = 'function resolveTo(toArg, routePathnames, locationPathname, isPathRelative) {'
 
 const PRELUDE = `
 const __pfCompiled = new Map();
@@ -88,16 +95,43 @@ function convertRoutesToDataRoutes(routes, mapRouteProperties, parentPath, manif
     converted = { routes: __pfConvertRoutesToDataRoutes(routes, mapRouteProperties, void 0, built), manifest: built };
     byMapper.set(mapRouteProperties, converted);
   }
-  if (manifest !== void 0) Object.assign(manifest, converted.manifest);
+  // the kept routes by id, as the caller's manifest would hold them: linked, not copied (a copy of
+  // ~95 ids was ~1 ms per render); callers only read routes by id or add their own
+  if (manifest !== void 0) {
+    if (Object.getPrototypeOf(manifest) === Object.prototype && __pfIsEmpty(manifest)) Object.setPrototypeOf(manifest, converted.manifest);
+    else Object.assign(manifest, converted.manifest);
+  }
   return converted.routes;
+}
+function __pfIsEmpty(object) {
+  for (const key in object) return false;
+  return true;
+}
+const __pfResolved = new Map();
+const __pfPart = (value) => (value === void 0 ? "u" : value === null ? "n" : typeof value === "string" ? "=" + value : "?" + String(value));
+function resolveTo(toArg, routePathnames, locationPathname, isPathRelative) {
+  // every <Link>/<NavLink> of a render resolves its target two or three times (useResolvedPath,
+  // useHref, the prefetch check), and the library builds three error texts (with JSON.stringify)
+  // for every object target before checking it: a pure function of its arguments, so kept
+  const to = typeof toArg === "string" ? "s" + toArg : toArg !== null && typeof toArg === "object" ? "o" + __pfPart(toArg.pathname) + "\\0" + __pfPart(toArg.search) + "\\0" + __pfPart(toArg.hash) : null;
+  if (to === null || !Array.isArray(routePathnames)) return __pfResolveTo(toArg, routePathnames, locationPathname, isPathRelative);
+  const key = to + "\\0" + locationPathname + "\\0" + (isPathRelative ? "1" : "0") + "\\0" + routePathnames.join("\\0");
+  let resolved = __pfResolved.get(key);
+  if (resolved === void 0) {
+    resolved = __pfResolveTo(toArg, routePathnames, locationPathname, isPathRelative);
+    if (__pfResolved.size >= 5000) __pfResolved.clear();
+    __pfResolved.set(key, resolved);
+  }
+  return { pathname: resolved.pathname, search: resolved.search, hash: resolved.hash };
 }
 `
 
 /** The router's source with the caches, or null when it does not look as expected. */
 export function patchRouterSource(source: string): string | null {
-  if (!source.includes(RANK_CALL) || [COMPILE_DEF, MATCH_DEF, CONVERT_DEF].some((def) => source.split(def).length !== 2)) return null
+  if (!source.includes(RANK_CALL) || [COMPILE_DEF, MATCH_DEF, CONVERT_DEF, RESOLVE_TO_DEF].some((def) => source.split(def).length !== 2)) return null
   return source
     .replace(RANK_CALL, 'let branches = __pfRankedBranches(routes);')
+    .replace(RESOLVE_TO_DEF, RESOLVE_TO_DEF.replace('resolveTo', '__pfResolveTo'))
     .replace(MATCH_DEF, MATCH_DEF.replace('matchRoutesImpl', '__pfMatchRoutesImpl'))
     .replace(CONVERT_DEF, CONVERT_DEF.replace('convertRoutesToDataRoutes', '__pfConvertRoutesToDataRoutes'))
     .replace(COMPILE_DEF, `${PRELUDE}function __pfCompilePath(path, caseSensitive, end) {`)
@@ -124,12 +158,73 @@ export function patchRemixRoutesSource(source: string): string | null {
   return source.replace(SERVER_ROUTES_DEF, `${SERVER_ROUTES_PRELUDE}${SERVER_ROUTES_DEF.replace('createServerRoutes', '__pfCreateServerRoutes')}`)
 }
 
+const STATIC_ROUTER_FILE = path.join('react-router-dom', 'server.js')
+const ENCODE_LOCATION_DEF = 'function encodeLocation(to) {'
+const ENCODE_LOCATION_PRELUDE = `
+const __pfEncoded = new Map();
+function encodeLocation(to) {
+  // every <Link> of a render parses its target with new URL(); a pure function of the string
+  if (typeof to !== "string") return __pfEncodeLocation(to);
+  let encoded = __pfEncoded.get(to);
+  if (encoded === void 0) {
+    encoded = __pfEncodeLocation(to);
+    if (__pfEncoded.size >= 5000) __pfEncoded.clear();
+    __pfEncoded.set(to, encoded);
+  }
+  return { pathname: encoded.pathname, search: encoded.search, hash: encoded.hash };
+}
+`
+
+/** React Router's static (server) router with encodeLocation kept per target, or null when it does not look as expected. */
+export function patchStaticRouterSource(source: string): string | null {
+  if (source.split(ENCODE_LOCATION_DEF).length !== 2) return null
+  return source.replace(ENCODE_LOCATION_DEF, `${ENCODE_LOCATION_PRELUDE}${ENCODE_LOCATION_DEF.replace('encodeLocation', '__pfEncodeLocation')}`)
+}
+
+const LOADER_CALLS_FILE = path.join('@remix-run', 'server-runtime', 'dist', 'data.js')
+const STRIP_DEFS = ['function stripIndexParam(request) {', 'function stripRoutesParam(request) {']
+const STRIP_PRELUDE = `
+const __pfStripped = { index: new WeakMap(), routes: new WeakMap() };
+function __pfStripOnce(kind, strip, request) {
+  // a request without a body (every loader call) is stripped once and the copy shared by all its loaders
+  if (request.body !== null) return strip(request);
+  let stripped = __pfStripped[kind].get(request);
+  if (stripped === void 0) {
+    stripped = kind === "index" && !request.url.includes("index") ? request : strip(request);
+    __pfStripped[kind].set(request, stripped);
+  }
+  return stripped;
+}
+function stripIndexParam(request) {
+  return __pfStripOnce("index", __pfStripIndexParam, request);
+}
+function stripRoutesParam(request) {
+  return __pfStripOnce("routes", __pfStripRoutesParam, request);
+}
+`
+
+/**
+ * Remix's loader calls with the stripped request kept per request, or null when it does not look as
+ * expected. Every loader got two new Requests of its own (each a URL parse, a copy of the headers
+ * and an abort signal following the original's), so the loaders of one page never shared one
+ * Request: the per-request lookups of app/utils/request-scope.server.ts (the session, the
+ * organization list, the access rights) ran once per loader instead of once per page.
+ */
+export function patchLoaderCallsSource(source: string): string | null {
+  if (STRIP_DEFS.some((def) => source.split(def).length !== 2)) return null
+  return source
+    .replace(STRIP_DEFS[1], STRIP_DEFS[1].replace('stripRoutesParam', '__pfStripRoutesParam'))
+    .replace(STRIP_DEFS[0], `${STRIP_PRELUDE}${STRIP_DEFS[0].replace('stripIndexParam', '__pfStripIndexParam')}`)
+}
+
 type CompilingModule = { _compile(content: string, filename: string): unknown }
 let state: 'off' | 'installed' | 'patched' | 'unpatched' = 'off'
 
 const PATCHES: Array<{ file: string; patch: (source: string) => string | null; name: string }> = [
   { file: ROUTER_FILE, patch: patchRouterSource, name: '@remix-run/router' },
   { file: REMIX_ROUTES_FILE, patch: patchRemixRoutesSource, name: '@remix-run/react (routes)' },
+  { file: STATIC_ROUTER_FILE, patch: patchStaticRouterSource, name: 'react-router-dom (server)' },
+  { file: LOADER_CALLS_FILE, patch: patchLoaderCallsSource, name: '@remix-run/server-runtime (loader calls)' },
 ]
 
 /** Installs the load hook; must run before anything requires @remix-run/router. */

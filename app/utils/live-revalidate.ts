@@ -41,11 +41,23 @@ export function startLiveRevalidation(kinds: Kind[] | 'resync', start: () => voi
   }
 }
 
-/** A layout's shouldRevalidate: skip live revalidations of kinds the layout does not show. */
+/**
+ * A layout's shouldRevalidate: skip live revalidations of kinds the layout does not show, and
+ * navigations that change only the query (a list's filter, sort or page): no layout loader reads
+ * the query, so its data is what a navigation to another page of the same layout keeps too (the
+ * router reloads a layout only when its own path changes), and live changes keep it true
+ * (issue #26: a filter change ran the root, shell and organization loaders again for nothing).
+ */
 export function layoutShouldRevalidate(routeId: string) {
   return ({ defaultShouldRevalidate, formMethod, currentUrl, nextUrl }: ShouldRevalidateFunctionArgs) => {
     const kinds = liveKinds
     if (kinds && !formMethod && currentUrl.href === nextUrl.href && !LAYOUT_LIVE_KINDS[routeId]?.some((k) => kinds.includes(k))) return false
+    if (!kinds && isQueryOnlyNavigation(formMethod, currentUrl, nextUrl)) return false
     return defaultShouldRevalidate
   }
+}
+
+/** A plain navigation (or GET form) to the same path with another query; an action, a reload or a hash change is not one. */
+function isQueryOnlyNavigation(formMethod: string | undefined, currentUrl: URL, nextUrl: URL) {
+  return (!formMethod || formMethod.toUpperCase() === 'GET') && currentUrl.pathname === nextUrl.pathname && currentUrl.search !== nextUrl.search
 }

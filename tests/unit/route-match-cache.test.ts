@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import vm from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { patchRemixRoutesSource, patchRouterSource } from '../../server/route-match-cache'
+import { patchLoaderCallsSource, patchRemixRoutesSource, patchRouterSource, patchStaticRouterSource } from '../../server/route-match-cache'
 
 const require = createRequire(import.meta.url)
 const file = require.resolve('@remix-run/router')
@@ -95,7 +95,12 @@ describe('route match cache', () => {
     expect(second).toBe(first)
     const reference: Record<string, unknown> = {}
     expect(JSON.stringify(first)).toBe(JSON.stringify(original.UNSAFE_convertRoutesToDataRoutes(routes, mapProps, undefined, reference)))
-    for (const manifest of manifests) expect(Object.keys(manifest).sort()).toEqual(Object.keys(reference).sort())
+    // every id reads as in the library's own manifest (the kept one is linked, not copied)
+    for (const manifest of manifests) for (const id of Object.keys(reference)) expect((manifest[id] as { id: string }).id).toBe(id)
+    // a manifest that already holds routes gets the kept ones copied beside them
+    const filled: Record<string, unknown> = { other: 1 }
+    patched.UNSAFE_convertRoutesToDataRoutes(routes, mapProps, undefined, filled)
+    expect(Object.keys(filled).sort()).toEqual(['other', ...Object.keys(reference)].sort())
     expect(manifests[1].org).toBe(first[0].children!.find((r) => r.id === 'org'))
     // a tree with a lazy route is converted on every call (the router replaces its properties when loaded)
     const lazy = [{ id: 'lazy', path: 'x', lazy: () => Promise.resolve({}) }]
@@ -124,5 +129,72 @@ describe('route match cache', () => {
     // another module for a route (a new build in development) builds the tree again
     expect(patched.createServerRoutes(manifest, { ...stable, about: { default: () => null } }, {}, false)).not.toBe(first)
     expect(patched.createServerRoutes(manifest, modules(), {}, true)).not.toBe(first)
+  })
+
+  it('resolves link targets exactly as the unpatched router, each caller getting its own object', () => {
+    type Resolver = { resolveTo: (to: unknown, routePathnames: string[], locationPathname: string, isPathRelative?: boolean) => { pathname: string; search: string; hash: string } }
+    const original = load<Resolver>(source)
+    const patched = load<Resolver>(patchRouterSource(source)!)
+    const targets: unknown[] = ['/about', 'agents', '.', '..', '../x', '', '?sort=name', '#top', 'a/', '/a//b', { pathname: '/p', search: '?q=1' }, { search: '?only' }, { hash: '#h' }, {}, { pathname: 'undefined' }]
+    const stacks: [string[], string][] = [
+      [['/'], '/'],
+      [['/', '/organization/o1', '/organization/o1/agents'], '/organization/o1/agents'],
+      [['/', '/organization/o1'], '/organization/o1/agents/'],
+    ]
+    for (let round = 0; round < 2; round++) {
+      for (const to of targets) {
+        for (const [pathnames, location] of stacks) {
+          for (const relative of [false, true]) {
+            const got = patched.resolveTo(to, pathnames, location, relative)
+            expect(got, JSON.stringify([to, pathnames, location, relative])).toEqual(original.resolveTo(to, pathnames, location, relative))
+            got.pathname = 'changed'
+          }
+        }
+      }
+    }
+    // an invalid target still throws, every time
+    for (let i = 0; i < 2; i++) expect(() => patched.resolveTo({ pathname: '/a?b' }, ['/'], '/')).toThrow(/Cannot include a '\?'/)
+  })
+
+  it("encodes the static router's link targets as the unpatched one", () => {
+    const serverFile = require.resolve('react-router-dom/server.js')
+    const serverSource = fs.readFileSync(serverFile, 'utf8')
+    expect(patchStaticRouterSource(serverSource)).not.toBeNull()
+    type StaticRouter = { createStaticRouter: (routes: unknown[], context: object) => { encodeLocation: (to: unknown) => { pathname: string; search: string; hash: string } } }
+    const fromServer = createRequire(serverFile)
+    const original = load<StaticRouter>(serverSource, fromServer).createStaticRouter([], { matches: [] })
+    const patched = load<StaticRouter>(patchStaticRouterSource(serverSource)!, fromServer).createStaticRouter([], { matches: [] })
+    for (let round = 0; round < 2; round++) {
+      for (const to of ['/a b ', '/x?y=1#z', 'https://example.com/p?q', '/%20ü', { pathname: '/o', search: '?s' }]) {
+        const got = patched.encodeLocation(to)
+        expect(got).toEqual(original.encodeLocation(to))
+        got.pathname = 'changed'
+      }
+    }
+  })
+
+  it("shares Remix's stripped request among the loaders of one request", async () => {
+    const dataFile = require.resolve('@remix-run/server-runtime/dist/data.js')
+    const dataSource = fs.readFileSync(dataFile, 'utf8')
+    expect(patchLoaderCallsSource(dataSource)).not.toBeNull()
+    type Calls = { callRouteLoader: (args: { loader: (a: { request: Request }) => unknown; request: Request; params: object; loadContext: object; routeId: string; singleFetch: boolean }) => Promise<unknown> }
+    const patched = load<Calls>(patchLoaderCallsSource(dataSource)!, createRequire(dataFile))
+    const seen = async (request: Request) => {
+      let got: Request | undefined
+      await patched.callRouteLoader({ loader: ({ request: r }) => ((got = r), null), request, params: {}, loadContext: {}, routeId: 'r', singleFetch: true })
+      return got!
+    }
+    const request = new Request('http://localhost/organization/o1/agents.data?sort=name&_routes=a,b&index&index=keep')
+    const first = await seen(request)
+    expect(await seen(request)).toBe(first)
+    expect(first.url).toBe('http://localhost/organization/o1/agents.data?sort=name&index=keep')
+    const plain = new Request('http://localhost/about')
+    expect(await seen(plain)).toBe(await seen(plain))
+    expect((await seen(plain)).url).toBe('http://localhost/about')
+    // another request gets its own copy; a request with a body (an action's) one per call, as before
+    expect(await seen(new Request(request.url))).not.toBe(first)
+    const post = () => new Request('http://localhost/x', { method: 'POST', body: 'a=1' })
+    const withBody = post()
+    expect(await seen(withBody)).not.toBe(withBody)
   })
 })
