@@ -3,6 +3,7 @@ import './route-match-cache'
 import { createRemixRequest, sendRemixResponse } from '@remix-run/express/dist/server.js'
 import { createRequestHandler as createNodeHandler, type ServerBuild } from '@remix-run/node'
 import type express from 'express'
+import { withHttpRequestScope } from '../app/utils/request-scope.server'
 
 /**
  * Guards every request passes before Remix sees it: the client address and scheme (honouring
@@ -146,7 +147,7 @@ export function remixHandler(
         )
         request = new Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body: limited, duplex: 'half' } as RequestInit)
       }
-      const response = await handle(request, getLoadContext?.(req, res))
+      const response = await withHttpRequestScope(() => handle(request, getLoadContext?.(req, res)))
       if (res.headersSent || refused.has(req)) {
         await response.body?.cancel().catch(() => undefined)
         return

@@ -22,8 +22,6 @@ import path from 'node:path'
  *  - resolveTo (every Link's target, two or three times per Link and render) and the static
  *    router's encodeLocation (a `new URL` per Link) are kept per argument: pure functions whose
  *    results are copied per call (issue #26, decision 080);
- *  - Remix's per-loader copy of the request (without `index` and `_routes`) is made once per request
- *    and shared by its loaders, so request-scoped lookups are shared too (decision 080).
  * If a library's source no longer has the expected text, it is not patched (and a warning says so).
  */
 const ROUTER_FILE = path.join('@remix-run', 'router', 'dist', 'router.cjs.js')
@@ -181,42 +179,6 @@ export function patchStaticRouterSource(source: string): string | null {
   return source.replace(ENCODE_LOCATION_DEF, `${ENCODE_LOCATION_PRELUDE}${ENCODE_LOCATION_DEF.replace('encodeLocation', '__pfEncodeLocation')}`)
 }
 
-const LOADER_CALLS_FILE = path.join('@remix-run', 'server-runtime', 'dist', 'data.js')
-const STRIP_DEFS = ['function stripIndexParam(request) {', 'function stripRoutesParam(request) {']
-const STRIP_PRELUDE = `
-const __pfStripped = { index: new WeakMap(), routes: new WeakMap() };
-function __pfStripOnce(kind, strip, request) {
-  // a request without a body (every loader call) is stripped once and the copy shared by all its loaders
-  if (request.body !== null) return strip(request);
-  let stripped = __pfStripped[kind].get(request);
-  if (stripped === void 0) {
-    stripped = kind === "index" && !request.url.includes("index") ? request : strip(request);
-    __pfStripped[kind].set(request, stripped);
-  }
-  return stripped;
-}
-function stripIndexParam(request) {
-  return __pfStripOnce("index", __pfStripIndexParam, request);
-}
-function stripRoutesParam(request) {
-  return __pfStripOnce("routes", __pfStripRoutesParam, request);
-}
-`
-
-/**
- * Remix's loader calls with the stripped request kept per request, or null when it does not look as
- * expected. Every loader got two new Requests of its own (each a URL parse, a copy of the headers
- * and an abort signal following the original's), so the loaders of one page never shared one
- * Request: the per-request lookups of app/utils/request-scope.server.ts (the session, the
- * organization list, the access rights) ran once per loader instead of once per page.
- */
-export function patchLoaderCallsSource(source: string): string | null {
-  if (STRIP_DEFS.some((def) => source.split(def).length !== 2)) return null
-  return source
-    .replace(STRIP_DEFS[1], STRIP_DEFS[1].replace('stripRoutesParam', '__pfStripRoutesParam'))
-    .replace(STRIP_DEFS[0], `${STRIP_PRELUDE}${STRIP_DEFS[0].replace('stripIndexParam', '__pfStripIndexParam')}`)
-}
-
 type CompilingModule = { _compile(content: string, filename: string): unknown }
 let state: 'off' | 'installed' | 'patched' | 'unpatched' = 'off'
 
@@ -224,7 +186,6 @@ const PATCHES: Array<{ file: string; patch: (source: string) => string | null; n
   { file: ROUTER_FILE, patch: patchRouterSource, name: '@remix-run/router' },
   { file: REMIX_ROUTES_FILE, patch: patchRemixRoutesSource, name: '@remix-run/react (routes)' },
   { file: STATIC_ROUTER_FILE, patch: patchStaticRouterSource, name: 'react-router-dom (server)' },
-  { file: LOADER_CALLS_FILE, patch: patchLoaderCallsSource, name: '@remix-run/server-runtime (loader calls)' },
 ]
 
 /** Installs the load hook; must run before anything requires @remix-run/router. */

@@ -4,7 +4,7 @@ import { type UserActor } from '~/domain/actor'
 import { resolveToken, userActor, type RequestInfo } from '~/domain/auth/session.server'
 import { getConfig } from './env.server'
 import { hostCookie } from './host-cookie.server'
-import { isReadRequest, markRequestScoped, memoOn } from './request-scope.server'
+import { isReadRequest, markRequestScoped, memoOn, requestOwner } from './request-scope.server'
 
 /** The server sets this header from the socket address (any inbound value is discarded). */
 export const CLIENT_IP_HEADER = 'x-pixelfleet-client-ip'
@@ -41,8 +41,8 @@ export type CurrentUser = { user: User; actor: UserActor }
 
 /** The signed-in user, or null. A disabled account is signed out with its error. */
 export async function getCurrentUser(request: Request): Promise<CurrentUser | null> {
-  // every loader of one page asks; a read request looks the session up once
-  if (isReadRequest(request)) return memoOn(request, 'current-user', () => loadCurrentUser(request, true))
+  // every loader of one page asks (each with a copy of the request); a read request looks the session up once
+  if (isReadRequest(request)) return memoOn(requestOwner(request), 'current-user', () => loadCurrentUser(request, true))
   return loadCurrentUser(request, false)
 }
 

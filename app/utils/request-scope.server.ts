@@ -5,7 +5,26 @@
  * live exactly as long as the request (the Request itself, and the actor made for it), so nothing
  * is shared between requests or users and a revoked right counts from the next request on.
  */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { singleton } from './singleton.server'
+
 const memos = new WeakMap<object, Map<string, Promise<unknown>>>()
+/**
+ * One object per HTTP request handled by the server (server/request-guards.ts): Remix hands every
+ * loader a copy of the request of its own, so the Request cannot key what the loaders of one page
+ * share. A process-wide singleton: the server and the Remix build each bundle this module.
+ */
+const httpRequest = singleton('http-request-scope', () => new AsyncLocalStorage<object>())
+
+/** Runs the handling of one HTTP request in a scope of its own (server/request-guards.ts). */
+export function withHttpRequestScope<T>(fn: () => T): T {
+  return httpRequest.run({}, fn)
+}
+
+/** What the lookups of this request share: the HTTP request's scope, or the Request itself outside the server (tests). */
+export function requestOwner(request: Request): object {
+  return httpRequest.getStore() ?? request
+}
 const scoped = new WeakSet<object>()
 
 /** Marks an object (an actor made for one GET request) as safe to memoise on. */

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import vm from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { patchLoaderCallsSource, patchRemixRoutesSource, patchRouterSource, patchStaticRouterSource } from '../../server/route-match-cache'
+import { patchRemixRoutesSource, patchRouterSource, patchStaticRouterSource } from '../../server/route-match-cache'
 
 const require = createRequire(import.meta.url)
 const file = require.resolve('@remix-run/router')
@@ -171,30 +171,5 @@ describe('route match cache', () => {
         got.pathname = 'changed'
       }
     }
-  })
-
-  it("shares Remix's stripped request among the loaders of one request", async () => {
-    const dataFile = require.resolve('@remix-run/server-runtime/dist/data.js')
-    const dataSource = fs.readFileSync(dataFile, 'utf8')
-    expect(patchLoaderCallsSource(dataSource)).not.toBeNull()
-    type Calls = { callRouteLoader: (args: { loader: (a: { request: Request }) => unknown; request: Request; params: object; loadContext: object; routeId: string; singleFetch: boolean }) => Promise<unknown> }
-    const patched = load<Calls>(patchLoaderCallsSource(dataSource)!, createRequire(dataFile))
-    const seen = async (request: Request) => {
-      let got: Request | undefined
-      await patched.callRouteLoader({ loader: ({ request: r }) => ((got = r), null), request, params: {}, loadContext: {}, routeId: 'r', singleFetch: true })
-      return got!
-    }
-    const request = new Request('http://localhost/organization/o1/agents.data?sort=name&_routes=a,b&index&index=keep')
-    const first = await seen(request)
-    expect(await seen(request)).toBe(first)
-    expect(first.url).toBe('http://localhost/organization/o1/agents.data?sort=name&index=keep')
-    const plain = new Request('http://localhost/about')
-    expect(await seen(plain)).toBe(await seen(plain))
-    expect((await seen(plain)).url).toBe('http://localhost/about')
-    // another request gets its own copy; a request with a body (an action's) one per call, as before
-    expect(await seen(new Request(request.url))).not.toBe(first)
-    const post = () => new Request('http://localhost/x', { method: 'POST', body: 'a=1' })
-    const withBody = post()
-    expect(await seen(withBody)).not.toBe(withBody)
   })
 })
