@@ -219,20 +219,28 @@ async function main() {
   const ceiling = DOWNLOAD ? await startForwardingCeiling(webPort, SPLICE ? 'splice' : 'copy') : 'not measured'
   if (typeof ceiling === 'string') console.log(`  (no forwarding ceiling: ${ceiling})`)
   else processes.forwarders = ceiling.pids
+  // Warm-up of the download path in both processes (JIT, the relay's first bookkeeping queries), as
+  // for the small page: a relay in service is warm, and round 1 measured up to 1.5x the CPU per MB of later rounds.
+  if (DOWNLOAD) await wrk(`${through}/support-bundle.bin`, 1, relayed)
   for (let round = 1; round <= (DOWNLOAD ? ROUNDS : 0); round++) {
     const d = await wrk(`${direct}/support-bundle.bin`, 1, {})
     const r = await wrk(`${through}/support-bundle.bin`, 1, relayed)
     large.push({ direct: d, relayed: r })
     let hopText = ''
+    let forwarderCpu = NaN
     if (typeof ceiling !== 'string') {
-      const one = (await wrk(`http://127.0.0.1:${ceiling.oneHopPort}/support-bundle.bin`, 1, {})).mbps / d.mbps
+      const before = cpuSeconds(ceiling.pids[0])
+      const oneHop = await wrk(`http://127.0.0.1:${ceiling.oneHopPort}/support-bundle.bin`, 1, {})
+      // what the relay's CPU per MB compares with: the same bytes moved by a process that does nothing else
+      forwarderCpu = ((cpuSeconds(ceiling.pids[0]) - before) / (oneHop.mbps * SECONDS)) * 1000
+      const one = oneHop.mbps / d.mbps
       const two = (await wrk(`http://127.0.0.1:${ceiling.twoHopsPort}/support-bundle.bin`, 1, {})).mbps / d.mbps
       hops.push({ one, two })
       hopText = ` | C forwarder (${SPLICE ? 'splice' : 'read/write'}) ratio: 1 hop ${one.toFixed(2)}, 2 hops ${two.toFixed(2)}`
     }
     console.log(`  round ${round}: direct ${d.mbps.toFixed(0)} MB/s | relayed ${r.mbps.toFixed(0)} MB/s (${r.requests} downloads) | ratio ${(r.mbps / d.mbps).toFixed(2)}${hopText}${d.errors + r.errors ? ` | ERRORS ${d.errors}/${r.errors}` : ''}`)
     const perMb = (w: Wrk, cpu: number) => ((cpu / (w.mbps * SECONDS)) * 1000).toFixed(2)
-    console.log(`           CPU ms per MB: direct wrk ${perMb(d, d.cpu.wrk)} agent ${perMb(d, d.cpu.agent)} | relayed wrk ${perMb(r, r.cpu.wrk)} relay ${perMb(r, r.cpu.relay)} agent ${perMb(r, r.cpu.agent)}`)
+    console.log(`           CPU ms per MB: direct wrk ${perMb(d, d.cpu.wrk)} agent ${perMb(d, d.cpu.agent)} | relayed wrk ${perMb(r, r.cpu.wrk)} relay ${perMb(r, r.cpu.relay)} agent ${perMb(r, r.cpu.agent)}${Number.isNaN(forwarderCpu) ? '' : ` | C forwarder 1 hop ${forwarderCpu.toFixed(2)}`}`)
   }
 
   // Many people on one agent at once: each session its own origin, cookie and connections.
@@ -283,15 +291,20 @@ async function main() {
     console.log(`  small page: direct ${rps.direct.toFixed(0)} req/s, relayed ${rps.relayed.toFixed(0)} req/s, ratio ${(rps.relayed / rps.direct).toFixed(2)} (target >= 0.5: ${verdict(rps.relayed / rps.direct >= 0.5)})`)
     console.log(`  added latency: p50 ${(p50.relayed - p50.direct).toFixed(2)} ms (target < 5: ${verdict(p50.relayed - p50.direct < 5)}), p99 ${(p99.relayed - p99.direct).toFixed(2)} ms (target < 20: ${verdict(p99.relayed - p99.direct < 20)})`)
   } else console.log('  small page and added latency: not measured (--no-small)')
-  if (DOWNLOAD) console.log(`  50 MiB download: direct ${mbps.direct.toFixed(0)} MB/s, relayed ${mbps.relayed.toFixed(0)} MB/s, ratio ${(mbps.relayed / mbps.direct).toFixed(2)} (target >= 0.7: ${verdict(mbps.relayed / mbps.direct >= 0.7)})`)
+  const downloadRatio = mbps.relayed / mbps.direct
+  if (DOWNLOAD) console.log(`  50 MiB download: direct ${mbps.direct.toFixed(0)} MB/s, relayed ${mbps.relayed.toFixed(0)} MB/s, ratio ${downloadRatio.toFixed(2)}`)
   else console.log('  50 MiB download: not measured (--no-download)')
+  let ofCeiling = NaN
   if (hops.length) {
     const one = median(hops.map((h) => h.one))
     const two = median(hops.map((h) => h.two))
     // Handed to the UI's server, a data connection adds one hop (the relay); spliced by the agent (or over HTTP/2), two.
     const [count, ceiling] = AGENT_SPLICE || NO_DATA ? [2, two] : [1, one]
-    console.log(`  download ceiling here: a C forwarder that only moves bytes gives ${one.toFixed(2)} of direct with 1 hop, ${two.toFixed(2)} with 2 hops; the relayed path (${count} hop${count > 1 ? 's' : ''}: the relay${count > 1 ? ' and the agent splicing to its UI' : ''}) reaches ${((mbps.relayed / mbps.direct / ceiling) * 100).toFixed(0)}% of that`)
+    ofCeiling = downloadRatio / ceiling
+    console.log(`  download ceiling here: a C forwarder that only moves bytes gives ${one.toFixed(2)} of direct with 1 hop, ${two.toFixed(2)} with 2 hops; the relayed path (${count} hop${count > 1 ? 's' : ''}: the relay${count > 1 ? ' and the agent splicing to its UI' : ''}) reaches ${(ofCeiling * 100).toFixed(0)}% of that`)
   }
+  // Issue #26: ">= 0.5x direct on this machine, or within 5 % of the best C forwarder in the same run".
+  if (DOWNLOAD) console.log(`  download target (>= 0.5x direct, or >= 95% of the C forwarder with as many hops): ${verdict(downloadRatio >= 0.5 || ofCeiling >= 0.95)}`)
   if (typeof ceiling !== 'string') ceiling.close()
 
   await stop(agent.proc)

@@ -6,21 +6,27 @@
  * for sockets a process creates, so the accepted connection's TCP handle is moved into a new
  * net.Socket created with it, as Node does for handles passed between processes.
  *
- * While Node's HTTP client parses answers, reads land in one buffer all data connections share
- * (each read is copied out and pushed as usual before the next read of any socket can start, so
- * an idle connection holds no buffer of its own). While a raw body is carried (relay/raw-body.ts)
- * each read goes to a sink as a view of a buffer of the relay's pool, and a buffer whose bytes are
- * still queued for writing is not read into again.
+ * While Node's HTTP client parses answers, reads land in one 64 KiB buffer all data connections
+ * share (each read is copied out and pushed as usual before the next read of any socket can start,
+ * so an idle connection holds no buffer of its own). While a raw body is carried (relay/raw-body.ts)
+ * each read goes to a sink as a view of a 1 MiB buffer of the relay's pool, and a buffer whose
+ * bytes are still queued for writing is not read into again (docs/decisions/088-relay-downloads-read-and-written-whole.md).
  */
 import net, { type Socket } from 'node:net'
 
-/** One read takes up to this much: fewer, larger reads than Node's 64 KiB. */
+/** A raw body's read takes up to this much: fewer, larger reads than Node's 64 KiB (1 MiB measured best of 256 KiB, 1 and 4 MiB). */
 const READ_BYTES = 1024 * 1024
+/**
+ * A read for the HTTP client takes up to this much, as Node's own reads do: each is copied out, and
+ * the first read of a large answer (its headers and the start of its body) was a 1 MiB copy into a
+ * fresh allocation per download when this was READ_BYTES.
+ */
+const PARSE_READ_BYTES = 64 * 1024
 /** Buffers given back by finished writes that the relay keeps for the next raw bodies. */
 const POOL_MAX = 16
 
 /** Where every data connection reads while its reads are copied out (see above). */
-const shared = Buffer.allocUnsafe(READ_BYTES)
+const shared = Buffer.allocUnsafe(PARSE_READ_BYTES)
 const pool: Buffer[] = []
 const takeBuffer = () => pool.pop() ?? Buffer.allocUnsafe(READ_BYTES)
 const giveBack = (buffer: Buffer) => {
@@ -62,7 +68,8 @@ export function withOwnReads(accepted: Socket): Socket {
         current = shared
         return socket!.push(Buffer.from(read.subarray(0, length)))
       }
-      // The first read after the sink was set landed in `shared`: that one is copied.
+      // The first read after the sink was set landed in `shared` (Node takes the next read's buffer
+      // right after each read): that one is copied, at most PARSE_READ_BYTES.
       if (read === shared) {
         current = takeBuffer()
         return state.sink(Buffer.from(read.subarray(0, length)), () => undefined)

@@ -82,21 +82,10 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
   // the data socket waits while over 1 MiB is queued towards the browser
   const flow = looseBackpressure(socket, res, () => !done)
   let owned = false
-  // reads go to `write` as views of the socket's own read buffers (relay/data-reads.ts)
+  // Reads go to `write` as views of the socket's own 1 MiB read buffers (relay/data-reads.ts), each
+  // written as it comes: collecting a turn's reads into one writev (made for 64 KiB reads) queued
+  // over 1 MiB at once, which paused and resumed the data socket every other read (decision 088).
   let sunk = false
-  let corked = false
-  // The reads libuv delivers in one turn of the event loop (up to 32 in a row) leave in one writev:
-  // on loopback a send costs about as much per call as per byte, so 64 KiB writes cost several times
-  // what 1 MiB ones do.
-  const gather = () => {
-    if (corked) return
-    corked = true
-    res.cork()
-    setImmediate(() => {
-      corked = false
-      res.uncork()
-    })
-  }
   const cleanup = () => {
     if (sunk) setReadSink(socket, null)
     socket.off('data', write).off('end', cut).off('close', cut).off('error', cut)
@@ -124,14 +113,12 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
     if (done) return void written?.()
     if (chunk.length >= left) {
       // Bytes past the body (the UI sent more than it announced): the connection is out of step, not reused.
-      gather()
       res.write(chunk.length === left ? chunk : chunk.subarray(0, left), written)
       const clean = chunk.length === left
       left = 0
       return complete(clean)
     }
     left -= chunk.length
-    gather()
     res.write(chunk, written)
     flow.afterWrite()
   }
