@@ -29,15 +29,34 @@ declare module '@remix-run/node' {
 }
 
 /**
- * Client chunks for first loads on phones (docs/benchmarks.md, Pages on phones): Rollup's default
- * splits every shared icon and UI primitive into its own file, so a page fetched 25-60 scripts of
- * 0.3-30 KB. These libraries are needed by nearly every page; one chunk each costs a few KB more
- * on the login page and saves dozens of requests everywhere. Charts, maps and tables stay split.
+ * Client chunks for first loads on phones (docs/benchmarks.md, Pages on phones; decision 084).
+ * Rollup's default splits every module shared by two routes into its own file (a page fetched 25-60
+ * scripts of 0.3-30 KB), and each request costs a phone a round trip. What every page needs anyway
+ * (the root and `_app` layouts with all they import) and the small building blocks nearly every
+ * route imports (`app/components/ui/*`, `app/utils/*`, with all they import) go into two chunks:
+ * libraries in `ui-vendor`, our code in `ui`. Everything else (Radix slider, switch, popover, tables,
+ * charts, maps) stays with the routes that import it, not in every page's first load.
  */
-const SHARED_UI = /node_modules\/(@radix-ui|@floating-ui|react-remove-scroll|react-remove-scroll-bar|react-style-singleton|use-callback-ref|use-sidecar|aria-hidden|get-nonce|detect-node-es|tslib|sonner|class-variance-authority|clsx|tailwind-merge|lucide-react)\//
-function manualChunks(id: string): string | undefined {
-  if (SHARED_UI.test(id)) return 'ui-vendor'
-  if (/\/app\/components\/ui\//.test(id)) return 'ui'
+const SHARED_SEEDS = /\/app\/(root\.tsx|routes\/_app\.tsx|components\/ui\/|utils\/)/
+type ModuleInfo = { importedIds: readonly string[] } | null
+let shellModules: Set<string> | undefined
+/** Whether `id` is a seed or one of their static imports, recursively (lazy imports excluded); computed once per build. */
+function inShell(id: string, getModuleInfo: (id: string) => ModuleInfo, moduleIds: IterableIterator<string>) {
+  if (!shellModules) {
+    shellModules = new Set()
+    const queue = [...moduleIds].filter((m) => SHARED_SEEDS.test(m))
+    for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+      if (shellModules.has(next)) continue
+      shellModules.add(next)
+      queue.push(...(getModuleInfo(next)?.importedIds ?? []))
+    }
+  }
+  return shellModules.has(id)
+}
+function manualChunks(id: string, { getModuleInfo, getModuleIds }: { getModuleInfo: (id: string) => ModuleInfo; getModuleIds: () => IterableIterator<string> }): string | undefined {
+  if (!inShell(id, getModuleInfo, getModuleIds())) return undefined
+  if (/\/node_modules\//.test(id)) return 'ui-vendor'
+  if (/\/app\/(?!routes\/|root\.tsx)/.test(id)) return 'ui'
   return undefined
 }
 

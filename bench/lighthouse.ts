@@ -142,6 +142,10 @@ async function printTraceFigures(pages: BenchPage[], base: string, cookie: strin
           (RUNS > 1 ? `  script: ${runs.map((r) => Math.round(r.scriptMs)).join(', ')}` : ''),
       )
       // the median run's largest-paint candidates: one painted after the first React commit waited for the JavaScript
+      // hydration's tasks (up to the first React commit) apart from what came later (live reloads, deferred widgets)
+      const hydrated = f.firstCommitMs ?? Infinity
+      const blocking = (tasks: PageFigures['taskTimeline']) => tasks.reduce((sum, t) => sum + t.cpuMs - 50, 0)
+      console.log(`  blocking ms until the first React commit ${blocking(f.taskTimeline.filter((t) => t.startMs <= hydrated))}, after it ${blocking(f.taskTimeline.filter((t) => t.startMs > hydrated))}; tasks > 50 ms (start: thread ms) ${f.taskTimeline.map((t) => `${t.startMs}: ${t.cpuMs}`).join(', ')}`)
       console.log(`  LCP ${f.lcp.map((c) => `${c.ms} ms ${c.size} px² ${c.element}`).join(' -> ')} (first React commit ${f.firstCommitMs ?? '-'} ms)`)
     }
   } finally {

@@ -25,6 +25,8 @@ export type PageFigures = {
   lcp: LcpCandidate[]
   /** when React committed first (hydration), ms since navigation; a candidate after it waited for the JS */
   firstCommitMs: number | null
+  /** every task over 50 ms: start (ms since navigation) and thread time, to tell hydration from later reloads */
+  taskTimeline: { startMs: number; cpuMs: number }[]
 }
 
 export type LcpCandidate = { ms: number; size: number; element: string }
@@ -32,7 +34,7 @@ export type LcpCandidate = { ms: number; size: number; element: string }
 const SCRIPT_EVENTS = new Set(['EvaluateScript', 'v8.evaluateModule', 'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'EventDispatch', 'RunMicrotasks', 'v8.run', 'FireIdleCallback'])
 const TASK_EVENTS = new Set(['RunTask', 'ThreadControllerImpl::RunTask'])
 
-type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; beginData?: { url?: string } } }
+type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; beginData?: { url?: string }; data?: { documentLoaderURL?: string; isLoadingMainFrame?: boolean } } }
 
 /**
  * Counts React commits through the DevTools hook React DOM looks for at start (production builds
@@ -79,7 +81,7 @@ export async function tracePage(browser: Browser, url: string, cookie?: string):
     })
     const cdp = await context.newCDPSession(page)
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
-    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8.execute', 'v8'] })
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8.execute', 'v8', 'blink.user_timing'] })
     await page.goto(url, { waitUntil: 'load', timeout: 600_000 })
     // settled: no request for 3 s (the live stream stays open and does not count)
     let lastRequest = Date.now()
@@ -102,6 +104,9 @@ function summarize(events: TraceEvent[], pathname: string) {
   const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`))
   const parse = events.find((e) => e.name === 'ParseHTML' && mains.has(`${e.pid}:${e.tid}`) && e.args?.beginData?.url?.includes(pathname))
   if (!parse) throw new Error(`no ParseHTML of ${pathname} in the trace`)
+  // the page's time origin (performance.now() 0): its main frame's navigationStart before the parse
+  const navigation = events.filter((e) => e.name === 'navigationStart' && e.pid === parse.pid && e.ts <= parse.ts && e.args?.data?.isLoadingMainFrame !== false).at(-1)
+  const origin = navigation?.ts ?? parse.ts
   const thread = events.filter((e) => e.pid === parse.pid && e.tid === parse.tid && e.ph === 'X' && e.ts >= parse.ts - 1000)
   thread.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0))
   let mainThreadMs = 0
@@ -111,6 +116,7 @@ function summarize(events: TraceEvent[], pathname: string) {
   let longestTaskMs = 0
   let taskEnd = -1
   let scriptEnd = -1
+  const taskTimeline: { startMs: number; cpuMs: number }[] = []
   for (const e of thread) {
     const cpu = (e.tdur ?? 0) / 1000
     if (TASK_EVENTS.has(e.name) && e.ts >= taskEnd) {
@@ -118,6 +124,7 @@ function summarize(events: TraceEvent[], pathname: string) {
       mainThreadMs += cpu
       longestTaskMs = Math.max(longestTaskMs, cpu)
       if (cpu > 50) {
+        taskTimeline.push({ startMs: Math.round((e.ts - origin) / 1000), cpuMs: Math.round(cpu) })
         longTasks++
         blockingMs += cpu - 50
       }
@@ -128,5 +135,5 @@ function summarize(events: TraceEvent[], pathname: string) {
       scriptMs += cpu
     }
   }
-  return { mainThreadMs, scriptMs, longTasks, blockingMs, longestTaskMs }
+  return { mainThreadMs, scriptMs, longTasks, blockingMs, longestTaskMs, taskTimeline }
 }
