@@ -23,6 +23,7 @@ import { type AgentCall, type AgentCallPayload, type AgentCallResult } from '../
 import { type ChangeEvent } from '../app/domain/events/bus.server'
 import { lookupLocation } from '../app/domain/agents/geoip.server'
 import { noteIngestBatch } from './stats'
+import { traceBatch, tracing } from './trace'
 import { countCall, newBatch, noteChange, writeBatchTotals, type Batch, type CallMeta } from './batch.server'
 import { announceIngestChanges } from '../app/domain/events/ingest-origin.server'
 import { cachedAgent, forgetAgent, loadAgent } from './cache.server'
@@ -36,10 +37,14 @@ let announceChanges: (changes: ChangeEvent[]) => void = announceIngestChanges
 /** The connection ingest writes on: Prisma's own, unless the worker gave it its own. */
 let ownConnection: Database | null = null
 
+/** Called after every commit on the worker's own connection (its WAL checkpointer). */
+let afterCommit: (() => void) | null = null
+
 /** The ingest worker writes on its own connection and posts its change events to the main thread. */
-export function writeIngestOn(db: Database, announce: (changes: ChangeEvent[]) => void) {
+export function writeIngestOn(db: Database, announce: (changes: ChangeEvent[]) => void, committed: (() => void) | null = null) {
   ownConnection = db
   announceChanges = announce
+  afterCommit = committed
 }
 
 // ------------------------------------------------------------------------ write-behind queue
@@ -114,6 +119,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
 
 function settle(jobs: Job[], outcomes: Outcome[], started: number) {
   const stored = outcomes.filter((outcome) => outcome.ok).length
+  if (tracing) traceBatch(performance.timeOrigin + started, jobs.length)
   noteIngestBatch(stored, outcomes.length - stored, (performance.now() - started) / 1000)
   jobs.forEach((job, i) => {
     const outcome = outcomes[i]
@@ -177,6 +183,7 @@ function commitOnce(db: Database, jobs: Job[], savepoints: boolean): Outcome[] {
     writeBatchTotals(batch)
     return results
   }).immediate()
+  afterCommit?.()
   announce(batch)
   return outcomes
 }
