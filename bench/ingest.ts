@@ -218,7 +218,7 @@ async function main() {
       for (const r of runs) {
         console.log(`| ${r.label} | ${r.rate.toFixed(0)} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.cores.toFixed(2)} (${r.threads.main.toFixed(2)} + ${r.threads.busiest.toFixed(2)} + ${r.threads.rest.toFixed(2)}) | ${r.cpuPerMessage.toFixed(3)} ms | ${r.kbPerAgent.toFixed(1)} KB |`)
       }
-      console.log(`ratio ${real.label} / ${minimal.label}: ${(real.rate / minimal.rate).toFixed(2)}x msgs/s, ${(real.cpuPerMessage / minimal.cpuPerMessage).toFixed(1)}x CPU per message; load average ${load()}`)
+      console.log(`ratio ${real.label} / ${minimal.label}: ${(real.rate / minimal.rate).toFixed(2)}x msgs/s, ${(real.cpuPerMessage / minimal.cpuPerMessage).toFixed(1)}x CPU per message, ${(real.p99 / minimal.p99).toFixed(1)}x p99; load average ${load()}`)
     }
   } finally {
     await benchDb.remove()
