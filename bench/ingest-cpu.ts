@@ -1,10 +1,9 @@
-// node --import tsx bench/ingest-cpu.ts [--agents 500] [--rounds 40] [--batch 250] [--checkpoint thread|commit] [--profile file.cpuprofile]
+// node --import tsx bench/ingest-cpu.ts [--agents 500] [--rounds 40] [--batch 250] [--profile file.cpuprofile]
 // The ingest worker's work alone, in this thread, without MQTT or a scheduler race: raw
 // updateClientState payloads (the same ~2.4 KB reports as bench/ingest.ts) go through ingestRaw
 // (size check, JSON parse, validation, the batch transaction, the response) in batches like the
 // worker receives them. Prints CPU time per message (user + system of this process), which barely
-// depends on the machine's load, and the time spent in garbage collection. `--checkpoint commit`
-// leaves WAL checkpoints to the commits (as before decision 082) instead of the checkpointer thread.
+// depends on the machine's load, and the time spent in garbage collection.
 import fs from 'node:fs'
 import path from 'node:path'
 import { Session } from 'node:inspector/promises'
@@ -18,11 +17,11 @@ import { setConfig } from '../app/utils/env.server'
 import { disconnectDatabase, prisma } from '../app/utils/db.server'
 import { writeIngestOn } from '../ingest/pipeline.server'
 import { ingestRaw } from '../ingest/raw.server'
-import { checkpointInBackground, openIngestDatabase } from '../ingest/sql-sqlite.server'
+import { openIngestDatabase } from '../ingest/sql-sqlite.server'
 import { stateOf } from './state-report'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const { values } = parseArgs({ options: { agents: { type: 'string', default: '500' }, rounds: { type: 'string', default: '40' }, batch: { type: 'string', default: '250' }, checkpoint: { type: 'string', default: 'thread' }, profile: { type: 'string', default: '' } } })
+const { values } = parseArgs({ options: { agents: { type: 'string', default: '500' }, rounds: { type: 'string', default: '40' }, batch: { type: 'string', default: '250' }, profile: { type: 'string', default: '' } } })
 const AGENTS = Number(values.agents)
 const ROUNDS = Number(values.rounds)
 const BATCH = Number(values.batch)
@@ -36,9 +35,7 @@ async function main() {
   const ids = Array.from({ length: AGENTS }, (_, i) => `cpu-agent-${String(i).padStart(6, '0')}`)
   await prisma.agent.createMany({ data: ids.map((id) => ({ id, secretHash: 'x', product: 'Bench', serial: id })) })
   await disconnectDatabase()
-  const db = openIngestDatabase(databaseUrl)
-  const checkpointer = values.checkpoint === 'thread' ? checkpointInBackground(databaseUrl) : null
-  writeIngestOn(db, () => {}, checkpointer?.committed ?? null)
+  writeIngestOn(openIngestDatabase(databaseUrl), () => {})
   const now = Date.now()
   const minute = now - (now % 60_000)
   // like real agents: a requestId of their own on every request
@@ -94,7 +91,6 @@ async function main() {
   console.log(
     `${messages} messages in batches of ${BATCH}: ${(cpuMs / messages).toFixed(3)} ms CPU per message (${(wall / messages).toFixed(3)} ms wall), GC ${(gcMs / messages).toFixed(3)} ms per message`,
   )
-  await checkpointer?.stop()
   batchMs.sort((a, b) => a - b)
   const at = (p: number) => batchMs[Math.min(batchMs.length - 1, Math.floor((batchMs.length * p) / 100))].toFixed(1)
   console.log(`wall per batch (payload building included): p50 ${at(50)} ms, p90 ${at(90)} ms, max ${batchMs.at(-1)!.toFixed(1)} ms`)

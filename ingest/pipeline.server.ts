@@ -37,14 +37,10 @@ let announceChanges: (changes: ChangeEvent[]) => void = announceIngestChanges
 /** The connection ingest writes on: Prisma's own, unless the worker gave it its own. */
 let ownConnection: Database | null = null
 
-/** Called after every commit on the worker's own connection (its WAL checkpointer). */
-let afterCommit: (() => void) | null = null
-
 /** The ingest worker writes on its own connection and posts its change events to the main thread. */
-export function writeIngestOn(db: Database, announce: (changes: ChangeEvent[]) => void, committed: (() => void) | null = null) {
+export function writeIngestOn(db: Database, announce: (changes: ChangeEvent[]) => void) {
   ownConnection = db
   announceChanges = announce
-  afterCommit = committed
 }
 
 // ------------------------------------------------------------------------ write-behind queue
@@ -183,7 +179,6 @@ function commitOnce(db: Database, jobs: Job[], savepoints: boolean): Outcome[] {
     writeBatchTotals(batch)
     return results
   }).immediate()
-  afterCommit?.()
   announce(batch)
   return outcomes
 }

@@ -12,9 +12,7 @@
  * `sqlDate`, the row types): a PostgreSQL implementation (sql-pg.server.ts) exports the same.
  */
 import { randomFillSync } from 'node:crypto'
-import { Worker } from 'node:worker_threads'
 import Database, { type Statement } from 'better-sqlite3'
-import { componentLogger } from '~/utils/logger.server'
 
 /** Random bytes fetched in bulk: every message needs two or more fresh ids. */
 const ID_BYTES = 15
@@ -222,9 +220,7 @@ export function statementsOf(db: Database): IngestStatements {
  * ~1,500 reports. At 10,000 (a WAL of up to 40 MB) it happens a tenth as often, and a page
  * rewritten many times between two checkpoints is copied once. Prisma's connection uses the same
  * value (db.server.ts tuneDatabase), or its rare commits would find the WAL past its own threshold
- * and checkpoint on the web thread. The ingest worker's checkpointer thread (checkpointInBackground)
- * copies the frames after every commit, so the commit that crosses this threshold copies and syncs
- * only what was committed since (decision 082).
+ * and checkpoint on the web thread.
  */
 export const WAL_CHECKPOINT_PAGES = 10_000
 
@@ -242,30 +238,4 @@ export function openIngestDatabase(databaseUrl: string): Database {
   db.pragma('foreign_keys = ON')
   db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`)
   return db
-}
-
-/**
- * Checkpoints the database's WAL on a thread of its own after each commit the caller announces
- * (`committed()`), so the ingest worker's commits no longer copy ~10,000 pages and fsync twice when
- * they cross WAL_CHECKPOINT_PAGES (a stall of every message in flight: 40 MB written and synced
- * took ~170 ms on the development machine's disk). The WAL restarts only when a checkpoint has
- * copied everything before a write begins, which under steady writes is the writer's own
- * automatic checkpoint at WAL_CHECKPOINT_PAGES: with this thread it finds one batch left to copy.
- * If the thread fails, commits checkpoint as before (logged once).
- */
-export function checkpointInBackground(databaseUrl: string): { committed: () => void; stop: () => Promise<void> } {
-  const file = databaseUrl.replace(/^file:/, '')
-  if (file === ':memory:') return { committed: () => {}, stop: async () => {} }
-  let worker: Worker | null = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { file } })
-  worker.unref()
-  worker.on('error', (error) => componentLogger('ingest').warn(`WAL checkpointer stopped, commits checkpoint themselves: ${error.message}`))
-  worker.on('exit', () => {
-    worker = null
-  })
-  return {
-    committed: () => worker?.postMessage(0),
-    stop: async () => {
-      await worker?.terminate()
-    },
-  }
 }

@@ -15,7 +15,7 @@ import { forgetAgents } from './cache.server'
 import { type IngestCall } from './calls.server'
 import { ingestRaw } from './raw.server'
 import { takeIngestStats, type IngestStats } from './stats'
-import { checkpointInBackground, openIngestDatabase } from './sql-sqlite.server'
+import { openIngestDatabase } from './sql-sqlite.server'
 import { ingestDatabase } from './sql-pg.server'
 import { isPostgres } from '~/utils/db.server'
 import { type AgentCall } from '../protocol'
@@ -74,18 +74,10 @@ function schedule() {
 }
 
 // on PostgreSQL the synchronous stand-in (blocking this thread, never the broker's) takes SQLite's place
-const postgres = isPostgres(config.DATABASE_URL)
-const db = postgres ? await ingestDatabase() : openIngestDatabase(config.DATABASE_URL)
-// SQLite: the WAL is checkpointed on a thread of its own after each commit, not inside a commit
-const checkpointer = postgres ? null : checkpointInBackground(config.DATABASE_URL)
-writeIngestOn(
-  db,
-  (committed) => {
-    changes.push(...committed)
-    schedule()
-  },
-  checkpointer?.committed ?? null,
-)
+writeIngestOn(isPostgres(config.DATABASE_URL) ? await ingestDatabase() : openIngestDatabase(config.DATABASE_URL), (committed) => {
+  changes.push(...committed)
+  schedule()
+})
 
 function serialize(error: unknown): SerializedError {
   if (error instanceof DomainError) return { name: error.name, message: error.message, code: error.code, status: error.status, issues: error.issues }
