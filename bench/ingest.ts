@@ -1,4 +1,4 @@
-// npm run bench:ingest -- [--agents 2000] [--senders 1000] [--duration 20] [--inflight 1] [--rate 0] [--connect-rate 2000] [--in-process] [--profile] [--baseline]
+// npm run bench:ingest -- [--agents 2000] [--senders 1000] [--duration 20] [--inflight 1] [--rate 0] [--connect-rate 2000] [--in-process] [--profile] [--baseline] [--trace]
 // --baseline first runs the minimal pipeline (bench/minimal-broker.ts: aedes, JSON.parse, one
 // prepared multi-row INSERT per batch in a transaction) in its own process with the same generator and payloads, then the real
 // broker, and prints both and the ratio. --one-thread adds a run of the real broker with ingest in
@@ -11,6 +11,8 @@
 // connected and connect time, sustained messages/s, p50/p95/p99 publish-to-PUBACK latency
 // (= publish-to-commit: the broker acks after the commit), broker RSS per connected agent, and the
 // limits that capped the run. --profile writes a CPU profile of the broker to /tmp/pixelfleet-bench-prof.
+// --trace stamps each message's stages in the Pixelfleet broker (ingest/trace.ts) and prints
+// where the time went (bench/ingest-trace.ts).
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -26,6 +28,7 @@ import { setConfig } from '../app/utils/env.server'
 import { disconnectDatabase, prisma, tuneDatabase } from '../app/utils/db.server'
 import { PublishTemplate, WireClient } from './mqtt-wire'
 import { benchDatabase } from './bench-database'
+import { summarizeTrace } from './ingest-trace'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
@@ -40,6 +43,7 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     baseline: { type: 'boolean', default: false },
     'one-thread': { type: 'boolean', default: false },
+    trace: { type: 'boolean', default: false },
     // a PostgreSQL server to run on (a database of its own there); SQLite file when empty
     database: { type: 'string', default: process.env.BENCH_DATABASE_URL ?? '' },
   },
@@ -51,6 +55,7 @@ const RATE = Number(values.rate)
 const CONNECT_PER_S = Number(values['connect-rate'])
 const IN_PROCESS = values['in-process']
 const PROFILE_DIR = '/tmp/pixelfleet-bench-prof'
+const TRACE_FILE = values.trace ? `/tmp/pixelfleet-bench-trace-${process.pid}.json` : null
 
 const benchDb = benchDatabase(values.database || undefined, `/tmp/pixelfleet-bench-${process.pid}.db`, `ingest_${process.pid}`)
 const databaseUrl = benchDb.url
@@ -133,7 +138,7 @@ async function spawnBroker(script = 'broker/standalone.ts', env: Record<string, 
   const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []
   const child = spawn(process.execPath, [...profile, '--max-old-space-size=4096', '--import', 'tsx', script], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, MQTT_PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production', ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, MQTT_PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production', ...(TRACE_FILE && script === 'broker/standalone.ts' ? { INGEST_TRACE: TRACE_FILE } : {}), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const port = await new Promise<number>((resolve, reject) => {
@@ -213,12 +218,15 @@ async function main() {
       for (const r of runs) {
         console.log(`| ${r.label} | ${r.rate.toFixed(0)} | ${r.p50.toFixed(0)} ms | ${r.p95.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.cores.toFixed(2)} (${r.threads.main.toFixed(2)} + ${r.threads.busiest.toFixed(2)} + ${r.threads.rest.toFixed(2)}) | ${r.cpuPerMessage.toFixed(3)} ms | ${r.kbPerAgent.toFixed(1)} KB |`)
       }
-      console.log(`ratio ${real.label} / ${minimal.label}: ${(real.rate / minimal.rate).toFixed(2)}x msgs/s, ${(real.cpuPerMessage / minimal.cpuPerMessage).toFixed(1)}x CPU per message; load average ${load()}`)
+      console.log(`ratio ${real.label} / ${minimal.label}: ${(real.rate / minimal.rate).toFixed(2)}x msgs/s, ${(real.cpuPerMessage / minimal.cpuPerMessage).toFixed(1)}x CPU per message, ${(real.p99 / minimal.p99).toFixed(1)}x p99; load average ${load()}`)
     }
   } finally {
     await benchDb.remove()
   }
 }
+
+/** The timed window of the run being finished (the trace summary keeps the messages received in it). */
+let traceWindow: { from: number; to: number } | null = null
 
 async function run(label: string, ids: string[], start: () => Promise<Broker>): Promise<RunStats> {
   const broker = await start()
@@ -260,6 +268,7 @@ async function run(label: string, ids: string[], start: () => Promise<Broker>): 
     const threadsBefore = threadCpuOf(broker.pid)
     const ownCpuBefore = process.cpuUsage()
     const started = performance.now()
+    const window = { from: performance.timeOrigin + started, to: 0 }
     const loop = async (client: WireClient, i: number) => {
       let sequence = 1
       // With --rate each sender keeps its own schedule, staggered so the senders do not fire together.
@@ -280,6 +289,7 @@ async function run(label: string, ids: string[], start: () => Promise<Broker>): 
     const loops = senders.flatMap((client, i) => Array.from({ length: INFLIGHT }, () => loop(client, i)))
     await new Promise((r) => setTimeout(r, DURATION_S * 1000))
     running = false
+    window.to = performance.timeOrigin + performance.now()
     const elapsed = (performance.now() - started) / 1000
     clearInterval(progress)
     const loadedRss = rssOf(broker.pid)
@@ -299,6 +309,10 @@ async function run(label: string, ids: string[], start: () => Promise<Broker>): 
     console.log(`  per thread: main ${threads.main.toFixed(2)} cores, busiest other ${threads.busiest.toFixed(2)} (the ingest worker when it runs), the rest ${threads.rest.toFixed(2)}`)
     console.log(`broker RSS under load ${mb(loadedRss)} MB; database ${mb(await benchDb.size())} MB; load average ${load()}`)
     console.log(limits.length ? `limits hit:\n${limits.map((l) => `  - ${l}`).join('\n')}` : `limits: none hit (ulimit -n ${nofile}, ephemeral ports ${lowPort}-${highPort})`)
+    const mean = latencies.reduce((sum, l) => sum + l, 0) / Math.max(1, latencies.length)
+    console.log(`  mean ${mean.toFixed(1)} ms; p99 / mean ${(Number(pct(99)) / mean).toFixed(2)}`)
+    // the minimal pipeline stamps nothing
+    if (label !== 'minimal') traceWindow = window
     const at = (p: number) => Number(pct(p) ?? 0)
     return {
       label,
@@ -316,6 +330,8 @@ async function run(label: string, ids: string[], start: () => Promise<Broker>): 
     for (const client of clients) client.end()
     await new Promise((r) => setTimeout(r, 200))
     await broker.stop()
+    if (TRACE_FILE && traceWindow) summarizeTrace(TRACE_FILE, traceWindow.from, traceWindow.to)
+    traceWindow = null
     if (values.profile && !IN_PROCESS) console.log(`CPU profile of the broker in ${PROFILE_DIR}`)
   }
 }

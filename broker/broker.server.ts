@@ -12,7 +12,7 @@ import net, { type AddressInfo } from 'node:net'
 import { type Duplex } from 'node:stream'
 import { Aedes, type AuthenticateError, type Client, type Subscription } from 'aedes'
 import { WebSocketServer, createWebSocketStream } from 'ws'
-import { agentConfigs, agentPresence, markAllOffline, onAgentConfigChange, startIngest } from '../ingest/agent-gateway.server'
+import { agentConfigs, agentPresence, markAllOffline, onAgentConfigChange, startIngest, traceAcked, traceReceived } from '../ingest/agent-gateway.server'
 import { listen } from '../server/listen'
 import { publishAllowed, subscriptionAllowed, type Identity, type ParsedTopic } from '../protocol'
 import { authenticateClient } from './acl'
@@ -114,8 +114,12 @@ export async function startBroker(options: BrokerOptions): Promise<MqttBroker> {
       refuse(client, `payload of ${packet.payload.length} bytes on ${packet.topic}`)
       return done(new Error('payload too large'))
     }
+    const trace = traceReceived()
     void storeWithRetry(client, identity, check.topic, packet.payload as Buffer, packet.messageId).then(
-      () => done(null),
+      () => {
+        traceAcked(trace)
+        done(null)
+      },
       // Not stored (the client left, the broker is closing, or the message itself cannot be stored): no PUBACK, the client resends.
       (error: Error) => done(error),
     )

@@ -121,6 +121,8 @@ export async function markAllOffline() {
 
 export { drainIngestService as drainIngest, startIngestWorker as startIngest }
 export { isPermanentFailure } from './failures.server'
+/** Per-message stage timing for the ingest benchmark (INGEST_TRACE; off otherwise). */
+export { traceAcked, traceReceived } from './trace'
 
 /** Readiness (/readyz): null when ingest can take messages, else why not. */
 export function ingestProblem(): string | null {

@@ -23,6 +23,7 @@ import { type AgentCall, type AgentCallPayload, type AgentCallResult } from '../
 import { type ChangeEvent } from '../app/domain/events/bus.server'
 import { lookupLocation } from '../app/domain/agents/geoip.server'
 import { noteIngestBatch } from './stats'
+import { traceBatch, tracing } from './trace'
 import { countCall, newBatch, noteChange, writeBatchTotals, type Batch, type CallMeta } from './batch.server'
 import { announceIngestChanges } from '../app/domain/events/ingest-origin.server'
 import { cachedAgent, forgetAgent, loadAgent } from './cache.server'
@@ -114,6 +115,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
 
 function settle(jobs: Job[], outcomes: Outcome[], started: number) {
   const stored = outcomes.filter((outcome) => outcome.ok).length
+  if (tracing) traceBatch(performance.timeOrigin + started, jobs.length)
   noteIngestBatch(stored, outcomes.length - stored, (performance.now() - started) / 1000)
   jobs.forEach((job, i) => {
     const outcome = outcomes[i]

@@ -20,6 +20,7 @@ import { ingestDatabase } from './sql-pg.server'
 import { isPostgres } from '~/utils/db.server'
 import { type AgentCall } from '../protocol'
 import { ResponsePacker, unpackRequests, type PackedRaw } from './handoff'
+import { takeReplyStamps, traceNow, traceSettled, tracing, type WorkerTrace } from './trace'
 
 /** Requests other than raw ones (which travel packed, handoff.ts). */
 export type WorkerRequest = { id: number } & (
@@ -36,7 +37,14 @@ export type ToWorker =
   | { type: 'config'; config: Config }
   | { type: 'crash' }
 /** `responses`: replies that are a response text alone, packed; `replies`: the others. */
-export type FromWorker = { responses: { ids: Float64Array; texts: string } | null; replies: WorkerReply[]; changes: ChangeEvent[]; stats?: IngestStats | null }
+export type FromWorker = {
+  responses: { ids: Float64Array; texts: string } | null
+  replies: WorkerReply[]
+  changes: ChangeEvent[]
+  stats?: IngestStats | null
+  /** stage stamps of the replies (trace.ts), only when tracing */
+  trace?: WorkerTrace | null
+}
 
 const port = parentPort!
 const config = (workerData as { config: Config }).config
@@ -48,7 +56,7 @@ let changes: ChangeEvent[] = []
 let scheduled = false
 function send() {
   scheduled = false
-  const message: FromWorker = { responses: responses.take(), replies, changes, stats: takeIngestStats() }
+  const message: FromWorker = { responses: responses.take(), replies, changes, stats: takeIngestStats(), trace: tracing ? takeReplyStamps() : null }
   replies = []
   changes = []
   port.postMessage(message)
@@ -94,8 +102,12 @@ port.on('message', (message: ToWorker) => {
   if (message.type === 'config') return setConfig(message.config)
   // Tests only: dies mid-flight like a crash would (the main thread restarts the worker).
   if (message.type === 'crash') process.exit(70)
+  if (tracing) arrivedAt = traceNow()
   unpackRequests(message.packed, message.bytes, message.requests, runRaw, runObject)
 })
+
+/** When the message being unpacked arrived (tracing only). */
+let arrivedAt = 0
 
 // (no .finally: one promise less per request)
 function runObject(request: WorkerRequest) {
@@ -113,8 +125,10 @@ function runObject(request: WorkerRequest) {
 
 function runRaw(request: PackedRaw) {
   const id = request.id
+  const arrived = arrivedAt
   ingestRaw(request.agentId, request.call as IngestCall, request.payload, { ip: request.ip, receivedAt: request.receivedAt }).then(
     (outcome) => {
+      if (tracing) traceSettled(id, arrived)
       // the usual answer (stored) goes back packed; refusals and failures with their details
       if (outcome.refusal === undefined && outcome.failed === undefined) responses.add(id, outcome.response)
       else replies.push({ id, ok: true, value: outcome })

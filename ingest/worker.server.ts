@@ -28,6 +28,7 @@ import { addIngestStats } from './stats'
 import { componentLogger } from '~/utils/logger.server'
 import type { FromWorker, SerializedError, ToWorker, WorkerRequest } from './thread.server'
 import { RequestPacker, unpackResponses } from './handoff'
+import { traceAnswered, tracePosted, traceRequest, tracing } from './trace'
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void }
 type NewRequest = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never
@@ -114,6 +115,7 @@ class IngestWorker {
   private receive(message: FromWorker) {
     if (message.stats) addIngestStats(message.stats)
     if (message.changes.length) announceIngestChanges(message.changes)
+    if (message.trace) traceAnswered(message.trace)
     if (message.responses) unpackResponses(message.responses, this.answer)
     for (const reply of message.replies) {
       const pending = this.pending.get(reply.id)
@@ -155,6 +157,7 @@ class IngestWorker {
     const id = this.nextId++
     return new Promise<RawOutcome>((resolve, reject) => {
       this.outbox.raw(id, call, agentId, meta.ip, meta.receivedAt, payload)
+      if (tracing) traceRequest(id)
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
       this.scheduleSend()
     })
@@ -170,6 +173,7 @@ class IngestWorker {
       const { packed, bytes, objects } = this.outbox.take()
       const message: ToWorker = { type: 'requests', packed, bytes, requests: objects }
       this.worker.postMessage(message, [packed])
+      if (tracing) tracePosted()
     })
   }
 
