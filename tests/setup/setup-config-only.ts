@@ -1,5 +1,4 @@
-import { loadConfig } from '../../server/config'
-import { setConfig } from '../../app/utils/env.server'
+import { setTestConfig } from './test-config'
 
 /**
  * The setup of the `pure` and `e2e` projects (vite.config.ts): their files never open the worker's
@@ -8,17 +7,5 @@ import { setConfig } from '../../app/utils/env.server'
  * 0.6 CPU-s a file). Run before every file, so a file that replaced the configuration cannot leave
  * it to the next file in the same worker (`pure` shares its worker: isolate off, decision 078).
  */
-setConfig(
-  loadConfig({
-    NODE_ENV: 'test',
-    // a file these tests never open: one that tried would fail loudly instead of sharing a database
-    DATABASE_URL: 'file:/nonexistent/pure-tests-open-no-database.db',
-    LOG_LEVEL: 'silent',
-    PORT: '0',
-    MQTT_PORT: '0',
-    RELAY_PORT: '0',
-    PUBLIC_URL: 'http://portal.test',
-    RELAY_PUBLIC_URL: 'http://relay.test',
-    SEED_DEMO: 'false',
-  }),
-)
+// a file these tests never open: one that tried would fail loudly instead of sharing a database
+setTestConfig('file:/nonexistent/pure-tests-open-no-database.db')
