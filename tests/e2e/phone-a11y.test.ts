@@ -106,6 +106,9 @@ async function demoAgent(name = 'Phone Check Agent', serial = 'SN-PHONE') {
   }
 }
 
+/** How long a condition that holds within a frame or two on a quiet machine may take at load 40: a limit only for a hang. */
+const BUSY_MACHINE_WAIT_MS = 90_000
+
 /** What a visitor at `width` would notice on the page as it is laid out now, one line each. */
 async function layoutProblems(page: Page, width: number, name: string) {
   const problems: string[] = []
@@ -119,7 +122,7 @@ async function layoutProblems(page: Page, width: number, name: string) {
       const strip = active.closest('[role=tablist]')!.getBoundingClientRect()
       const tab = active.getBoundingClientRect()
       return tab.left >= strip.left - 1 && tab.right <= strip.right + 1
-    }, undefined, { timeout: 15_000 })
+    }, undefined, { timeout: BUSY_MACHINE_WAIT_MS })
     .then(() => true, () => false)
   if (!activeTabShown) problems.push(`${width} px ${name}: the active tab is scrolled out of sight in its tab strip`)
   // a table wider than its box keeps its first column in view while it scrolls sideways
@@ -142,8 +145,10 @@ async function layoutProblems(page: Page, width: number, name: string) {
 async function widen(page: Page, width: number) {
   await page.setViewportSize(viewport(width))
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+    undefined,
+    { timeout: BUSY_MACHINE_WAIT_MS },
   )
 }
 
