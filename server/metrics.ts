@@ -46,6 +46,26 @@ export function httpMetrics(): express.RequestHandler & { useRoutes: (routes: Pa
   return Object.assign(handler, { useRoutes: (routes: Parameters<typeof routePatterns>[0]) => void (patterns = routePatterns(routes)) })
 }
 
+/** Requests this node is serving now and whether it drains: what a rollout watches before it stops a node. */
+let drainSource: { readonly inFlight: number; readonly draining: boolean } | null = null
+export function collectDrainMetrics(tracker: { readonly inFlight: number; readonly draining: boolean }) {
+  drainSource = tracker
+}
+gauge({
+  name: 'pixelfleet_http_requests_in_flight',
+  help: 'Web requests this node is serving now; event streams not counted, a scrape on the web port counts itself',
+  collect() {
+    if (drainSource) this.set(drainSource.inFlight)
+  },
+})
+gauge({
+  name: 'pixelfleet_draining',
+  help: '1 while this node drains after SIGTERM, else 0',
+  collect() {
+    if (drainSource) this.set(drainSource.draining ? 1 : 0)
+  },
+})
+
 // ----------------------------------------------------------------------------- ingest
 
 const ingestMessages = counter({ name: 'pixelfleet_ingest_messages_total', help: 'Agent messages ingest committed (stored) or could not store (failed)', labelNames: ['outcome'] })

@@ -10,7 +10,7 @@ import express from 'express'
 import { type Config } from './config'
 import { trackRequests, type RequestTracker } from './drain'
 import { createReadiness, databaseWritable, healthRoutes, migrationsApplied, type Readiness } from './health'
-import { collectIngestMetrics, collectProcessMetrics, httpMetrics, metricsRoute } from './metrics'
+import { collectDrainMetrics, collectIngestMetrics, collectProcessMetrics, httpMetrics, metricsRoute } from './metrics'
 import { componentLogger, withLogFields } from '../app/utils/logger.server'
 
 export type WebOps = {
@@ -32,6 +32,7 @@ export function webOps(config: Config, server: http.Server, root: string): WebOp
   readiness.register('database', databaseWritable)
   readiness.register('migrations', migrationsApplied(root))
   const tracker = trackRequests(server)
+  collectDrainMetrics(tracker)
   const health = healthRoutes(readiness, tracker)
 
   const middleware = express.Router()

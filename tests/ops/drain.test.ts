@@ -1,7 +1,8 @@
 /**
  * SIGTERM drains (server/drain.ts): /readyz answers 503 first, new connections are refused after
  * the grace, a request in flight finishes with 200, then the process exits on its own; a request
- * that never finishes does not hold the process past SHUTDOWN_TIMEOUT_SECONDS.
+ * that never finishes does not hold the process past SHUTDOWN_TIMEOUT_SECONDS. /metrics shows the
+ * requests in flight and the drain.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import http from 'node:http'
@@ -113,9 +114,15 @@ describe('SIGTERM', () => {
   })
 
   it('exits at SHUTDOWN_TIMEOUT_SECONDS when a request never finishes', async () => {
-    portal = await startPortal({ SHUTDOWN_GRACE_SECONDS: '0', SHUTDOWN_TIMEOUT_SECONDS: '3' })
+    portal = await startPortal({ SHUTDOWN_GRACE_SECONDS: '0', SHUTDOWN_TIMEOUT_SECONDS: '3', METRICS_PORT: '0', METRICS_HOST: '127.0.0.1' })
+    const metricsPort = Number(/metrics :(\d+)/.exec(portal.output())?.[1])
     const slow = await slowApiCall(portal)
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // signalled only once the server is serving it: on a busy machine the request can still sit
+    // unread in the socket, and a connection with no request yet is idle, closed by the drain
+    await until('the server to count the request in flight', async () => {
+      const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((response) => response.text())
+      return /^pixelfleet_http_requests_in_flight [1-9]/m.test(text) ? true : undefined
+    })
     process.kill(portal.pid, 'SIGTERM')
     const pid = portal.pid
     // our own bound is generous: the process's 3 s one is what ends it (it says so)
