@@ -140,10 +140,15 @@ describe('relay sessions', () => {
 
   it('ends when idle too long and at its absolute expiry', async () => {
     const idle = await open(ownerId)
-    await new Promise((r) => setTimeout(r, 400)) // let the relay write the last request's activity first
-    await prisma.proxySession.update({ where: { id: idle.id }, data: { lastSeen: new Date(Date.now() - 31 * 60_000) } })
-    // no request meanwhile, so the relay's cached record (2 s) is re-read before the next one
-    await new Promise((r) => setTimeout(r, 2100))
+    // The relay writes a request's activity a moment later (coalesced), and on a busy machine that
+    // can land after a backdate: backdate again until a wait of 2.1 s (the relay's cached record is
+    // then re-read before the next request) leaves it in place.
+    const backdated = new Date(Date.now() - 31 * 60_000)
+    for (let attempt = 0; attempt < 20; attempt++) {
+      await prisma.proxySession.update({ where: { id: idle.id }, data: { lastSeen: backdated } })
+      await new Promise((r) => setTimeout(r, 2100))
+      if ((await ended(idle.id)).lastSeen.getTime() === backdated.getTime()) break
+    }
     const idleAnswer = await idle.page()
     expect(idleAnswer.status).toBe(401)
     expect(idleAnswer.body).toContain('idle')
