@@ -1,9 +1,12 @@
-// node --import tsx bench/ingest-cpu.ts [--agents 500] [--rounds 40] [--batch 250] [--profile file.cpuprofile]
+// node --import tsx bench/ingest-cpu.ts [--agents 500] [--rounds 40] [--batch 250] [--profile file.cpuprofile] [--checkpoints between|commit]
 // The ingest worker's work alone, in this thread, without MQTT or a scheduler race: raw
 // updateClientState payloads (the same ~2.4 KB reports as bench/ingest.ts) go through ingestRaw
 // (size check, JSON parse, validation, the batch transaction, the response) in batches like the
 // worker receives them. Prints CPU time per message (user + system of this process), which barely
-// depends on the machine's load, and the time spent in garbage collection.
+// depends on the machine's load, and the time spent in garbage collection. `--checkpoints between`
+// (default) checkpoints the WAL between batches like the worker (ingest/checkpoints.server.ts),
+// `commit` in the commit that crosses wal_autocheckpoint (before decision 090); batches are 2 ms
+// apart (the round trip to the broker), so the worker is idle between them.
 import fs from 'node:fs'
 import path from 'node:path'
 import { Session } from 'node:inspector/promises'
@@ -15,13 +18,23 @@ import { loadConfig } from '../server/config'
 import { migrateDatabase } from '../server/migrate'
 import { setConfig } from '../app/utils/env.server'
 import { disconnectDatabase, prisma } from '../app/utils/db.server'
-import { writeIngestOn } from '../ingest/pipeline.server'
+import { ingestBusy, writeIngestOn } from '../ingest/pipeline.server'
+import { WalCheckpoints, walIndexReader } from '../ingest/checkpoints.server'
 import { ingestRaw } from '../ingest/raw.server'
 import { openIngestDatabase } from '../ingest/sql-sqlite.server'
 import { stateOf } from './state-report'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const { values } = parseArgs({ options: { agents: { type: 'string', default: '500' }, rounds: { type: 'string', default: '40' }, batch: { type: 'string', default: '250' }, profile: { type: 'string', default: '' } } })
+const { values } = parseArgs({
+  options: {
+    agents: { type: 'string', default: '500' },
+    rounds: { type: 'string', default: '40' },
+    batch: { type: 'string', default: '250' },
+    profile: { type: 'string', default: '' },
+    checkpoints: { type: 'string', default: 'between' },
+  },
+})
+if (!['between', 'commit'].includes(values.checkpoints!)) throw new Error('--checkpoints must be between or commit')
 const AGENTS = Number(values.agents)
 const ROUNDS = Number(values.rounds)
 const BATCH = Number(values.batch)
@@ -35,7 +48,10 @@ async function main() {
   const ids = Array.from({ length: AGENTS }, (_, i) => `cpu-agent-${String(i).padStart(6, '0')}`)
   await prisma.agent.createMany({ data: ids.map((id) => ({ id, secretHash: 'x', product: 'Bench', serial: id })) })
   await disconnectDatabase()
-  writeIngestOn(openIngestDatabase(databaseUrl), () => {})
+  const db = openIngestDatabase(databaseUrl)
+  const walIndex = walIndexReader(file)!
+  const checkpoints = values.checkpoints === 'between' ? new WalCheckpoints(db, walIndex, ingestBusy) : null
+  writeIngestOn(db, () => {}, checkpoints && (() => checkpoints.afterBatch()))
   const now = Date.now()
   const minute = now - (now % 60_000)
   // like real agents: a requestId of their own on every request
@@ -72,13 +88,21 @@ async function main() {
   const started = performance.now()
   // wall time per batch: a commit that checkpoints the WAL stands out
   const batchMs: number[] = []
+  // the gaps between batches hold the checkpoints of `--checkpoints between` (a gap of 2 ms without one)
+  const gapMs: number[] = []
+  let checkpointsInCommit = 0
   for (let r = 1; r <= ROUNDS; r++) {
+    const before = walIndex()?.backfilled ?? 0
     const batchStarted = performance.now()
     await send((r * BATCH) % AGENTS, r)
     batchMs.push(performance.now() - batchStarted)
+    if ((walIndex()?.backfilled ?? 0) > before) checkpointsInCommit++
+    const gapStarted = performance.now()
+    await new Promise((resolve) => setTimeout(resolve, 2))
+    gapMs.push(performance.now() - gapStarted)
   }
   const used = process.cpuUsage(start)
-  const wall = performance.now() - started
+  const wall = performance.now() - started - gapMs.reduce((sum, g) => sum + g, 0)
   observer.disconnect()
   if (session) {
     const { profile } = await session.post('Profiler.stop')
@@ -93,7 +117,9 @@ async function main() {
   )
   batchMs.sort((a, b) => a - b)
   const at = (p: number) => batchMs[Math.min(batchMs.length - 1, Math.floor((batchMs.length * p) / 100))].toFixed(1)
-  console.log(`wall per batch (payload building included): p50 ${at(50)} ms, p90 ${at(90)} ms, max ${batchMs.at(-1)!.toFixed(1)} ms`)
+  console.log(`wall per batch (payload building included): p50 ${at(50)} ms, p90 ${at(90)} ms, max ${batchMs.at(-1)!.toFixed(1)} ms; ${checkpointsInCommit} checkpointed in their commit`)
+  gapMs.sort((a, b) => a - b)
+  console.log(`gaps between batches (2 ms timer, checkpoints between batches included): p50 ${gapMs[gapMs.length >> 1].toFixed(1)} ms, max ${gapMs.at(-1)!.toFixed(1)} ms, ${gapMs.filter((g) => g > 20).length} over 20 ms`)
   void agentCallSchemas
   // the WAL and its index too (the connection is still open: SQLite would leave them behind)
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true })
