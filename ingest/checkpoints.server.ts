@@ -104,9 +104,4 @@ export class WalCheckpoints {
       traceCheckpoint(start, traceNow() - start, (after?.backfilled ?? before.backfilled) - before.backfilled, before.frames)
     }
   }
-
-  stop() {
-    if (this.check) clearImmediate(this.check)
-    this.check = null
-  }
 }
