@@ -3,7 +3,7 @@
 // sizes and durations of the worker's batches, how many batches a message waited behind, and
 // where the slowest 1 % of messages spent their time.
 import fs from 'node:fs'
-import { type TraceGc, type TraceRecord } from '../ingest/trace'
+import { type TraceBatch, type TraceCheckpoint, type TraceGc, type TraceRecord } from '../ingest/trace'
 
 const STAGES: [string, (r: TraceRecord) => number][] = [
   ['broker turn (received -> posted)', (r) => r.posted - r.received],
@@ -22,7 +22,12 @@ const ms = (value: number) => value.toFixed(1).padStart(7)
 /** Prints the summary of the trace file for messages received between `from` and `to` (epoch ms); removes the file. */
 export function summarizeTrace(file: string, from: number, to: number) {
   if (!fs.existsSync(file)) return console.log('trace: no records written (did the broker exit normally?)')
-  const { records: all, gc } = JSON.parse(fs.readFileSync(file, 'utf8')) as { records: TraceRecord[]; gc: { broker: TraceGc[]; worker: TraceGc[] } }
+  const { records: all, gc, batches: batchList = [], checkpoints = [] } = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    records: TraceRecord[]
+    gc: { broker: TraceGc[]; worker: TraceGc[] }
+    batches?: TraceBatch[]
+    checkpoints?: TraceCheckpoint[]
+  }
   fs.rmSync(file, { force: true })
   const records = all.filter((r) => r.received >= from && r.received <= to)
   if (!records.length) return console.log('trace: no message received in the timed window')
@@ -99,4 +104,56 @@ export function summarizeTrace(file: string, from: number, to: number) {
   const pausedAll = records.filter((r) => long.some(([start, duration]) => start < r.acked && start + duration > r.received)).length
   console.log(`  messages overlapping a pause >= 10 ms: slowest 1 % ${paused} of ${slowest.length}, all ${pausedAll} of ${records.length}`)
   console.log(`  the slowest 1 % (${slowest.length}), mean per stage: ${STAGES.map(([name, of]) => `${name.split(' (')[0]} ${(slowest.reduce((sum, r) => sum + of(r), 0) / slowest.length).toFixed(1)}`).join(', ')}`)
+  summarizeStalls(batchList, checkpoints, gc.worker, records, slowest, from, to)
+}
+
+/** The worker's time in garbage collection between `start` and `end` (epoch ms). */
+function gcWithin(pauses: TraceGc[], start: number, end: number) {
+  return pauses.reduce((sum, [at, duration]) => sum + Math.max(0, Math.min(end, at + duration) - Math.max(start, at)), 0)
+}
+
+/**
+ * What made the slow batches slow: a WAL checkpoint inside their commit (the worker's stamps mark
+ * it), garbage collection in their window, or neither; and how the slowest 1 % of messages met the
+ * checkpoints (in their batch, or one ran while they were queued).
+ */
+function summarizeStalls(batchList: TraceBatch[], checkpoints: TraceCheckpoint[], workerGc: TraceGc[], records: TraceRecord[], slowest: TraceRecord[], from: number, to: number) {
+  const batches = batchList.filter(([start]) => start >= from && start <= to)
+  if (!batches.length) return
+  const durations = batches.map(([start, committed]) => committed - start).sort((a, b) => a - b)
+  const median = quantile(durations, 50)
+  const describe = (group: TraceBatch[]) => {
+    if (!group.length) return '0'
+    const mean = group.reduce((sum, [start, committed]) => sum + committed - start, 0) / group.length
+    const gcMean = group.reduce((sum, [start, committed]) => sum + gcWithin(workerGc, start, committed), 0) / group.length
+    return `${group.length} (mean ${mean.toFixed(1)} ms, gc in them ${gcMean.toFixed(1)} ms)`
+  }
+  const slow = batches.filter(([start, committed]) => committed - start > 2 * median)
+  const withCheckpoint = batches.filter(([, , , copied]) => copied > 0)
+  console.log(
+    `  batches with a checkpoint in their commit: ${describe(withCheckpoint)}; ` +
+      `batches over 2x the median (${median.toFixed(1)} ms): ${slow.length}, of them with a checkpoint ${describe(slow.filter(([, , , copied]) => copied > 0))}, ` +
+      `without ${describe(slow.filter(([, , , copied]) => copied === 0))}; the rest ${describe(batches.filter(([start, committed, , copied]) => copied === 0 && committed - start <= 2 * median))}`,
+  )
+  const walFrames = batches.map(([, , , , frames]) => frames)
+  console.log(`  WAL frames after a batch: max ${Math.max(...walFrames)}; frames copied per in-commit checkpoint: ${withCheckpoint.map(([, , , copied]) => copied).join(', ') || '-'}`)
+  const between = checkpoints.filter(([start]) => start >= from && start <= to)
+  if (between.length) {
+    const took = between.map(([, duration]) => duration).sort((a, b) => a - b)
+    console.log(
+      `  checkpoints between batches: ${between.length}, ${quantile(took, 50).toFixed(1)} ms p50, ${took.at(-1)!.toFixed(1)} ms max, ` +
+        `frames copied p50 ${quantile(between.map(([, , copied]) => copied).sort((a, b) => a - b), 50)}, WAL frames max ${Math.max(...between.map(([, , , frames]) => frames))}`,
+    )
+  }
+  // a message met a checkpoint when one ran in its batch's commit, or between batches while it waited in the worker
+  const checkpointBatchStarts = new Set(withCheckpoint.map(([start]) => start))
+  const inCheckpointBatch = (r: TraceRecord) => checkpointBatchStarts.has(r.batchStart)
+  const queuedBehind = (r: TraceRecord) =>
+    withCheckpoint.some(([start, committed]) => committed > r.posted && start < r.batchStart) || between.some(([start, duration]) => start + duration > r.posted && start < r.batchStart)
+  const share = (group: TraceRecord[], test: (r: TraceRecord) => boolean) => `${group.filter(test).length} of ${group.length}`
+  const gcInBatch = slowest.reduce((sum, r) => sum + gcWithin(workerGc, r.batchStart, r.committed), 0) / slowest.length
+  console.log(
+    `  messages with a checkpoint in their batch: slowest 1 % ${share(slowest, inCheckpointBatch)}, all ${share(records, inCheckpointBatch)}; ` +
+      `queued behind one: slowest 1 % ${share(slowest, queuedBehind)}, all ${share(records, queuedBehind)}; worker gc within the slowest 1 %'s batches ${gcInBatch.toFixed(1)} ms on average`,
+  )
 }

@@ -37,11 +37,18 @@ let announceChanges: (changes: ChangeEvent[]) => void = announceIngestChanges
 /** The connection ingest writes on: Prisma's own, unless the worker gave it its own. */
 let ownConnection: Database | null = null
 
+/** Runs after every batch on the worker's own connection (its WAL checkpoints, checkpoints.server.ts). */
+let afterBatch: (() => void) | null = null
+
 /** The ingest worker writes on its own connection and posts its change events to the main thread. */
-export function writeIngestOn(db: Database, announce: (changes: ChangeEvent[]) => void) {
+export function writeIngestOn(db: Database, announce: (changes: ChangeEvent[]) => void, after: (() => void) | null = null) {
   ownConnection = db
   announceChanges = announce
+  afterBatch = after
 }
+
+/** Whether a batch is queued or being written. */
+export const ingestBusy = () => queue.length > 0 || flushing !== null
 
 // ------------------------------------------------------------------------ write-behind queue
 
@@ -88,6 +95,7 @@ async function flushBatch() {
   const started = performance.now()
   try {
     settle(jobs, commit(db, jobs), started)
+    afterBatch?.()
   } catch (error) {
     // The database is down or locked: each message alone would fail the same way, after as long a wait.
     if (isDatabaseUnavailable(error)) {

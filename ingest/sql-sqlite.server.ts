@@ -215,12 +215,14 @@ export function statementsOf(db: Database): IngestStatements {
 /**
  * WAL pages after which a commit checkpoints (SQLite's default is 1,000). With `synchronous =
  * NORMAL` a checkpoint fsyncs the WAL and the database file inside the commit that triggers it,
- * i.e. in the ingest worker's batch, stalling every message in flight; ingest writes ~0.65 pages
- * per state report (mostly agent event index leaves), so at 1,000 pages that happened every
- * ~1,500 reports. At 10,000 (a WAL of up to 40 MB) it happens a tenth as often, and a page
- * rewritten many times between two checkpoints is copied once. Prisma's connection uses the same
- * value (db.server.ts tuneDatabase), or its rare commits would find the WAL past its own threshold
- * and checkpoint on the web thread.
+ * stalling every message in flight when that commit is ingest's; ingest writes ~0.65 pages per
+ * state report (mostly agent event index leaves), so at 1,000 pages that happened every ~1,500
+ * reports. At 10,000 (a WAL of up to 40 MB) it happens a tenth as often, and a page rewritten
+ * many times between two checkpoints is copied once. Prisma's connection uses this value
+ * (db.server.ts tuneDatabase), and so does ingest when it runs on Prisma's connection
+ * (INGEST_WORKER=0); the ingest worker's own connection instead checkpoints between its batches
+ * and keeps the WAL below this (checkpoints.server.ts, decision 090), so Prisma's commits do not
+ * find it past the threshold.
  */
 export const WAL_CHECKPOINT_PAGES = 10_000
 

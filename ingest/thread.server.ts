@@ -9,7 +9,8 @@ import { type Config } from '../server/config'
 import { setConfig } from '~/utils/env.server'
 import { type ChangeEvent } from '../app/domain/events/bus.server'
 import { DomainError } from '../app/domain/errors'
-import { countServedCall, drainIngest, ingestCall, ingestPresence, writeIngestOn } from './pipeline.server'
+import { countServedCall, drainIngest, ingestBusy, ingestCall, ingestPresence, writeIngestOn } from './pipeline.server'
+import { WalCheckpoints, walIndexReader } from './checkpoints.server'
 import { type CallMeta } from './batch.server'
 import { forgetAgents } from './cache.server'
 import { type IngestCall } from './calls.server'
@@ -20,7 +21,7 @@ import { ingestDatabase } from './sql-pg.server'
 import { isPostgres } from '~/utils/db.server'
 import { type AgentCall } from '../protocol'
 import { ResponsePacker, unpackRequests, type PackedRaw } from './handoff'
-import { takeReplyStamps, traceNow, traceSettled, tracing, type WorkerTrace } from './trace'
+import { startTracing, takeReplyStamps, traceNow, traceSettled, traceWalOf, tracing, type WorkerTrace } from './trace'
 
 /** Requests other than raw ones (which travel packed, handoff.ts). */
 export type WorkerRequest = { id: number } & (
@@ -49,6 +50,7 @@ export type FromWorker = {
 const port = parentPort!
 const config = (workerData as { config: Config }).config
 setConfig(config)
+startTracing(config.INGEST_TRACE)
 
 const responses = new ResponsePacker()
 let replies: WorkerReply[] = []
@@ -74,10 +76,19 @@ function schedule() {
 }
 
 // on PostgreSQL the synchronous stand-in (blocking this thread, never the broker's) takes SQLite's place
-writeIngestOn(isPostgres(config.DATABASE_URL) ? await ingestDatabase() : openIngestDatabase(config.DATABASE_URL), (committed) => {
+const announce = (committed: ChangeEvent[]) => {
   changes.push(...committed)
   schedule()
-})
+}
+if (isPostgres(config.DATABASE_URL)) writeIngestOn(await ingestDatabase(), announce)
+else {
+  const db = openIngestDatabase(config.DATABASE_URL)
+  const walIndex = walIndexReader(config.DATABASE_URL.replace(/^file:/, ''))
+  traceWalOf(walIndex)
+  // checkpoints between batches rather than in the commit that crosses the threshold (decision 090)
+  const checkpoints = walIndex ? new WalCheckpoints(db, walIndex, ingestBusy) : null
+  writeIngestOn(db, announce, checkpoints && (() => checkpoints.afterBatch()))
+}
 
 function serialize(error: unknown): SerializedError {
   if (error instanceof DomainError) return { name: error.name, message: error.message, code: error.code, status: error.status, issues: error.issues }

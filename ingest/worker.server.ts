@@ -28,7 +28,7 @@ import { addIngestStats } from './stats'
 import { componentLogger } from '~/utils/logger.server'
 import type { FromWorker, SerializedError, ToWorker, WorkerRequest } from './thread.server'
 import { RequestPacker, unpackResponses } from './handoff'
-import { traceAnswered, tracePosted, traceRequest, tracing } from './trace'
+import { startTracing, traceAnswered, tracePosted, traceRequest, tracing } from './trace'
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void }
 type NewRequest = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never
@@ -62,6 +62,7 @@ class IngestWorker {
   private readonly unsubscribeConfig: () => void
 
   constructor() {
+    startTracing(getConfig().INGEST_TRACE)
     // Someone else changed agents or systems: the worker's caches must forget them.
     this.unsubscribe = onChange((event) => {
       if (!isIngestChange()) this.post({ type: 'forget', event })

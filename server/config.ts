@@ -111,6 +111,8 @@ export const configSchema = z.object({
   INGEST_PREFETCH: z.coerce.number().int('INGEST_PREFETCH must be a whole number').min(1, 'INGEST_PREFETCH must be 1 or more').max(5000, 'INGEST_PREFETCH must be at most 5000').default(200),
   /** ingest partition queues on the external broker; the same on every node (docs/decisions/011) */
   INGEST_PARTITIONS: z.coerce.number().int('INGEST_PARTITIONS must be a whole number').min(1, 'INGEST_PARTITIONS must be 1 or more').max(64, 'INGEST_PARTITIONS must be at most 64').default(8),
+  /** bench only (`bench:ingest -- --trace`): a file the broker writes per-message ingest stage times to on exit (ingest/trace.ts) */
+  INGEST_TRACE: z.string().min(1, 'INGEST_TRACE must name a file').optional(),
   /** this node's name in logs and cross-node events; default host name and process id */
   NODE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'NODE_ID must be 1-64 letters, digits, ., _ or -').optional(),
   /** load shedding (server/load-shedding.ts): web requests worked on at once (0 = no limit), waiting beyond that, and for how long */
