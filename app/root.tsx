@@ -2,6 +2,7 @@ import { type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useFetchers, useRouteLoaderData } from '@remix-run/react'
 import { Toaster } from 'sonner'
 import { GeneralErrorBoundary } from './components/error-boundary'
+import { useAfterHydration } from './components/ui/after-hydration'
 import { TooltipProvider } from './components/ui/tooltip'
 import { activeSiteMessages, cloudState } from './domain/site/cloud-state.server'
 import { changeMark } from './domain/events/change-log.server'
@@ -66,12 +67,22 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to content
         </a>
         <TooltipProvider>{children}</TooltipProvider>
-        <Toaster position="top-right" richColors closeButton />
+        <Notifications />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
     </html>
   )
+}
+
+/**
+ * sonner's toasts, mounted with the first render after hydration: the server has none to show (a toast
+ * raised before the mount is shown when sonner's Toaster subscribes), and its empty live region was
+ * part of every page's render.
+ */
+function Notifications() {
+  const live = useAfterHydration()
+  return live ? <Toaster position="top-right" richColors closeButton /> : null
 }
 
 export default function App() {

@@ -4,6 +4,8 @@
 // as the demo owner on the bench database (bench/.data/fleet.db, seeded by bench:pages). Thread CPU
 // of a single loop holds far better than wall time on the shared machine, so this tells a 1 ms change
 // of the render or the loaders at load 20 (bench:pages measures the whole server, docs/benchmarks.md).
+// --build <dir> measures another build (e.g. main's, copied to bench/.data/build-main) instead of ./build,
+// so two builds can alternate in the same minutes.
 import fs from 'node:fs'
 import path from 'node:path'
 import { Session } from 'node:inspector/promises'
@@ -17,6 +19,7 @@ const arg = (name: string, fallback: string) => (args.includes(name) ? args[args
 const RUNS = Number(arg('--runs', '400'))
 const ONLY = arg('--only', '').split(',').filter(Boolean)
 const PROFILE = args.includes('--profile')
+const BUILD = path.resolve(root, arg('--build', 'build'))
 
 // first: it patches the router libraries as Node loads them (decisions 051, 080), as server/start.ts
 // does; ROUTE_PATCHES=<another checkout's server/route-match-cache.ts> compares two versions of it
@@ -27,7 +30,7 @@ process.env.NODE_ENV = 'production'
 process.env.DATABASE_URL = `file:${file}`
 process.env.FEATURE_DASHBOARDS = 'true'
 process.env.LOG_LEVEL = 'warn'
-const build = (await import(path.join(root, 'build/server/index.js'))) as ServerBuild
+const build = (await import(path.join(BUILD, 'server/index.js'))) as ServerBuild
 const handler = createRequestHandler(build, 'production')
 const cookie = createSession(file, DEMO_USERS.owner.id)
 
@@ -56,7 +59,7 @@ if (session) {
   session.connect()
   await session.post('Profiler.enable')
 }
-console.log(`load average ${loadAverage()}, ${RUNS} requests per page after ${Math.ceil(RUNS / 4)} to warm up\n`)
+console.log(`${path.relative(root, BUILD)}: load average ${loadAverage()}, ${RUNS} requests per page after ${Math.ceil(RUNS / 4)} to warm up\n`)
 console.log('| request | KB | CPU ms/request |\n|---|---|---|')
 for (const [name, url] of pages) {
   if (ONLY.length && !ONLY.some((o) => name.includes(o) || url.includes(o))) continue

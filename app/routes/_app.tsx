@@ -4,10 +4,11 @@ import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { NotesButton, NotesPanel, NotesProvider } from '~/components/notes/notes-panel'
 import { Breadcrumbs } from '~/components/shell/breadcrumbs'
 import { MobileNav } from '~/components/shell/mobile-nav'
-import { Sidebar } from '~/components/shell/sidebar'
+import { Sidebar, type ShellCapabilities } from '~/components/shell/sidebar'
 import { SiteBanner } from '~/components/shell/site-banner'
 import { ShortcutHelp } from '~/components/shell/shortcut-help'
 import { ThemeMenu } from '~/components/shell/theme-menu'
+import { type OrganizationCapabilities } from '~/domain/access/catalogue'
 import { resolveActiveOrganization } from '~/domain/organizations/membership.server'
 import { useRootData } from '~/root'
 import { requireUser } from '~/utils/auth.server'
@@ -20,7 +21,20 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     sidebarCollapsed: user.preferenceSidebarCollapsed,
     organizations,
-    active,
+    // the rights the shell shows (its links and the notes panel), not all of them: this data goes into every page
+    active: active ? { id: active.id, name: active.name, capabilities: shellCapabilities(active.capabilities) } : null,
+  }
+}
+
+function shellCapabilities(c: OrganizationCapabilities): ShellCapabilities {
+  return {
+    canMetricsView: c.canMetricsView,
+    canListProjects: c.canListProjects,
+    canListAgents: c.canListAgents,
+    canAgentEnroll: c.canAgentEnroll,
+    canAuditView: c.canAuditView,
+    canListMembers: c.canListMembers,
+    canListNotes: c.canListNotes,
   }
 }
 

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import vm from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { patchRemixRoutesSource, patchRouterSource, patchStaticRouterSource } from '../../server/route-match-cache'
+import { patchRemixDataSource, patchRemixRoutesSource, patchRouterSource, patchStaticRouterSource } from '../../server/route-match-cache'
 
 const require = createRequire(import.meta.url)
 const file = require.resolve('@remix-run/router')
@@ -169,6 +169,32 @@ describe('route match cache', () => {
         const got = patched.encodeLocation(to)
         expect(got).toEqual(original.encodeLocation(to))
         got.pathname = 'changed'
+      }
+    }
+  })
+
+  it('hands loaders and actions the request itself when there is no parameter to strip, else the same copy as unpatched', async () => {
+    const dataFile = require.resolve('@remix-run/server-runtime/dist/data.js')
+    const dataSource = fs.readFileSync(dataFile, 'utf8')
+    expect(patchRemixDataSource(dataSource)).not.toBeNull()
+    type Data = { callRouteLoader: (args: object) => Promise<unknown>; callRouteAction: (args: object) => Promise<unknown> }
+    const fromData = createRequire(dataFile)
+    const original = load<Data>(dataSource, fromData)
+    const patched = load<Data>(patchRemixDataSource(dataSource)!, fromData)
+    const seen = async (data: Data, kind: 'loader' | 'action', request: Request) => {
+      let got: Request | undefined
+      const fn = ({ request: r }: { request: Request }) => ((got = r), null)
+      await (kind === 'loader' ? data.callRouteLoader : data.callRouteAction)({ loadContext: {}, [kind]: fn, params: {}, request, routeId: 'r', singleFetch: true })
+      return got!
+    }
+    for (const kind of ['loader', 'action'] as const) {
+      for (const url of ['http://h/about', 'http://h/organization/o1/agents?sort=name', 'http://h/a?_routes=root,routes%2Fa', 'http://h/a?index&x=1', 'http://h/a?index=1&index=', 'http://h/a?q=index_routes']) {
+        const request = new Request(url, { headers: { cookie: 'c=1' } })
+        const [before, after] = [await seen(original, kind, request), await seen(patched, kind, request)]
+        expect(after.url).toBe(before.url)
+        expect(after.headers.get('cookie')).toBe('c=1')
+        // the same object exactly when the unpatched copy had the same address
+        expect(after === request).toBe(before.url === request.url && !/index|_routes/.test(new URL(url).search))
       }
     }
   })

@@ -23,7 +23,7 @@ export const NOTE_COLOR_CLASSES: Record<NoteColor, { card: string; swatch: strin
   orange: { card: 'border-orange-300 bg-orange-50', swatch: 'bg-orange-400' },
 }
 
-export const UNSAVED_NOTE_TEXT = 'You have unsaved note changes. Are you sure you want to leave?'
+export { UNSAVED_NOTE_TEXT } from './unsaved-note'
 
 export type NoteIntent = 'create' | 'update' | 'archive' | 'unarchive' | 'delete'
 

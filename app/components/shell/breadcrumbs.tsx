@@ -1,5 +1,6 @@
 import { Link, useMatches, type UIMatch } from '@remix-run/react'
 import { ChevronRight, Home } from 'lucide-react'
+import { plainIcon } from './plain-icon'
 
 export type Crumb = { label: string; to: string }
 /** Routes add crumbs through `handle.breadcrumb`; the project page adds its whole parent chain. */
@@ -14,11 +15,11 @@ export function Breadcrumbs() {
   return (
     <nav aria-label="Breadcrumb" className="flex min-w-0 items-center gap-1 text-sm text-muted-foreground">
       <Link to="/" aria-label="Home" className="rounded p-1 hover:bg-accent hover:text-foreground">
-        <Home className="size-4" />
+        {plainIcon(Home, 'size-4')}
       </Link>
       {crumbs.map((c, i) => (
         <span key={`${c.to}-${i}`} className="flex min-w-0 items-center gap-1">
-          <ChevronRight className="size-3.5 shrink-0" />
+          {plainIcon(ChevronRight, 'size-3.5 shrink-0')}
           {i === crumbs.length - 1 ? (
             <span aria-current="page" className="truncate font-medium text-foreground">
               {c.label}

@@ -3,6 +3,7 @@ import { useLocation } from '@remix-run/react'
 import { Menu } from 'lucide-react'
 import { memo, useEffect, useState } from 'react'
 import { useAfterHydration } from '../ui/after-hydration'
+import { plainIcon } from './plain-icon'
 import { Sidebar, type SidebarProps } from './sidebar'
 
 /**
@@ -13,7 +14,7 @@ export const MobileNav = memo(function MobileNav(props: Omit<SidebarProps, 'vari
   const [open, setOpen] = useState(false)
   const location = useLocation()
   useEffect(() => setOpen(false), [location.pathname, location.search])
-  const trigger = { className: '-ml-1 rounded-md p-1.5 text-muted-foreground hover:bg-accent md:hidden', 'aria-label': 'Open menu', children: <Menu className="size-5" /> }
+  const trigger = { className: '-ml-1 rounded-md p-1.5 text-muted-foreground hover:bg-accent md:hidden', 'aria-label': 'Open menu', children: plainIcon(Menu, 'size-5') }
   // the server renders the closed trigger only (as Radix renders it); the dialog comes with the first render after hydration
   const live = useAfterHydration()
   if (!live) return <button type="button" aria-haspopup="dialog" aria-expanded={false} data-state="closed" {...trigger} />

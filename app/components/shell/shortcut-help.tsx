@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react'
 import { isTypingTarget } from '~/utils/typing-target'
-import { useAfterHydration } from '../ui/after-hydration'
 import { Dialog } from '../ui/dialog'
 
 /** The window event that opens the sheet from a menu item (the key '?' opens it too). */
@@ -35,9 +34,11 @@ export function ShortcutHelp() {
       window.removeEventListener(SHOW_SHORTCUTS_EVENT, onShow)
     }
   }, [])
-  // a closed dialog renders no HTML: the server skips its Radix tree
-  const live = useAfterHydration()
-  if (!live) return null
+  // a closed dialog renders no HTML: neither the server nor hydration renders its Radix tree before
+  // the first open; it stays mounted after it (closing animation, focus return)
+  const [mounted, setMounted] = useState(false)
+  if (open && !mounted) setMounted(true)
+  if (!mounted) return null
   return (
     <Dialog open={open} onOpenChange={setOpen} title="Keyboard shortcuts" className="max-w-lg">
       <table className="w-full text-[13px]">

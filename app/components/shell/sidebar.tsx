@@ -1,4 +1,4 @@
-import { Link, NavLink, useNavigate, useSubmit } from '@remix-run/react'
+import { Link, useLocation, useNavigate, useSubmit } from '@remix-run/react'
 import {
   Activity,
   Building2,
@@ -20,8 +20,9 @@ import {
   Sparkles,
   Users,
   Wrench,
+  type LucideIcon,
 } from 'lucide-react'
-import { memo, useState, type ReactNode } from 'react'
+import { memo, useMemo, useState, type ReactElement } from 'react'
 import { type OrganizationCapabilities } from '~/domain/access/catalogue'
 import { callApi } from '~/utils/api-client'
 import { cn } from '~/utils/cn'
@@ -29,7 +30,11 @@ import { useDebouncedCallback } from '~/utils/use-debounced-callback'
 import { useAfterHydration } from '../ui/after-hydration'
 import { ClosedMenuTrigger, DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
 import { Tooltip } from '../ui/tooltip'
+import { plainIcon } from './plain-icon'
 import { SHOW_SHORTCUTS_EVENT } from './shortcut-help'
+
+/** What the shell shows of the member's rights in the active organization (the `_app` loader sends only these). */
+export type ShellCapabilities = Pick<OrganizationCapabilities, 'canMetricsView' | 'canListProjects' | 'canListAgents' | 'canAgentEnroll' | 'canAuditView' | 'canListMembers' | 'canListNotes'>
 
 export type SidebarProps = {
   collapsed: boolean
@@ -37,15 +42,37 @@ export type SidebarProps = {
   variant?: 'rail' | 'drawer'
   user: { name: string; email: string; isSiteAdmin: boolean }
   organizations: { id: string; name: string }[]
-  active: { id: string; name: string; capabilities: OrganizationCapabilities } | null
+  active: { id: string; name: string; capabilities: ShellCapabilities } | null
   instanceName: string
   dashboardsEnabled: boolean
+}
+
+type NavEntry = { to: string; icon: ReactElement; label: string }
+type OrganizationNav = { lead: NavEntry[]; agents: NavEntry | null; rest: NavEntry[] }
+
+/** The organization's links the member may use (the organization list outside one); computed when the organization or its rights change. */
+function organizationNav(org: SidebarProps['active'], dashboardsEnabled: boolean): OrganizationNav {
+  if (!org) return { lead: [{ to: '/organization/list', icon: plainIcon(Building2), label: 'Organizations' }], agents: null, rest: [] }
+  const caps = org.capabilities
+  const entry = (path: string, icon: LucideIcon, label: string): NavEntry => ({ to: `/organization/${org.id}/${path}`, icon: plainIcon(icon), label })
+  const lead: NavEntry[] = []
+  if (caps.canMetricsView && dashboardsEnabled) lead.push(entry('dashboard', Gauge, 'Dashboard'))
+  if (caps.canListProjects) lead.push(entry('projects', FolderTree, 'Projects'))
+  const rest: NavEntry[] = []
+  if (caps.canAuditView) rest.push(entry('activity', Activity, 'Activity'))
+  if (caps.canListMembers) rest.push(entry('members', Users, 'Members'))
+  if (caps.canListNotes) rest.push(entry('notes', NotebookPen, 'Notes'))
+  rest.push(entry('settings', Settings, 'Settings'))
+  // Agents has a row of its own: the Add Agent link sits beside it
+  return { lead, agents: caps.canListAgents ? entry('agents', Cpu, 'Agents') : null, rest }
 }
 
 /**
  * The collapsible sidebar (w-20 collapsed, w-64 expanded); the state is saved 1 s after a change.
  * Memoized: its props are the layout's data, so a page's live reloads and fetchers (which render
  * every route component again) leave its menus alone; its links follow the router themselves.
+ * Every link is one Remix <Link> with its class text fixed per state and a plain <svg> icon: it is
+ * drawn on every page the server renders (docs/benchmarks.md, "Web request cost").
  */
 export const Sidebar = memo(function Sidebar(props: SidebarProps) {
   const drawer = props.variant === 'drawer'
@@ -61,20 +88,24 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
     })
   }
   const org = props.active
-  const caps = org?.capabilities
-  const base = org ? `/organization/${org.id}` : null
+  const nav = useMemo(() => organizationNav(org, props.dashboardsEnabled), [org, props.dashboardsEnabled])
+  // NavLink's rule (not case-sensitive, `end` off): a link is current on its path and below it
+  const pathname = useLocation().pathname.toLowerCase()
+  const item = (e: NavEntry, className?: string) => {
+    const to = e.to.toLowerCase()
+    return <NavItem key={e.to} entry={e} collapsed={collapsed} active={pathname === to || pathname.startsWith(`${to}/`)} className={className} />
+  }
 
   return (
     <aside
       data-collapsed={collapsed}
-      className={cn(
-        'h-full shrink-0 flex-col bg-sidebar text-sidebar-foreground transition-[width] duration-150',
+      className={
+        'h-full shrink-0 flex-col bg-sidebar text-sidebar-foreground transition-[width] duration-150 ' +
         // below md the rail gives way to the drawer opened from the header's menu button
-        drawer ? 'flex w-72 max-w-[85vw]' : 'hidden md:flex',
-        collapsed ? 'w-20' : !drawer && 'w-64',
-      )}
+        (drawer ? 'flex w-72 max-w-[85vw]' : collapsed ? 'hidden md:flex w-20' : 'hidden md:flex w-64')
+      }
     >
-      <div className={cn('flex h-14 items-center gap-2 px-4', collapsed && 'justify-center px-0')}>
+      <div className={collapsed ? 'flex h-14 items-center gap-2 justify-center px-0' : 'flex h-14 items-center gap-2 px-4'}>
         <Link to="/" className="flex items-center gap-2 font-semibold text-white">
           <img src="/favicon.svg" alt="" className="size-7" />
           {!collapsed && <span className="text-[15px] tracking-tight">Pixelfleet</span>}
@@ -89,77 +120,66 @@ export const Sidebar = memo(function Sidebar(props: SidebarProps) {
       <OrganizationSwitcher collapsed={collapsed} organizations={props.organizations} active={org} />
 
       <nav className="mt-2 flex flex-1 flex-col gap-0.5 overflow-y-auto px-3" aria-label="Organization">
-        {base && caps ? (
-          <>
-            {caps.canMetricsView && props.dashboardsEnabled ? <Item to={`${base}/dashboard`} icon={<Gauge />} label="Dashboard" collapsed={collapsed} /> : null}
-            {caps.canListProjects ? <Item to={`${base}/projects`} icon={<FolderTree />} label="Projects" collapsed={collapsed} /> : null}
-            {caps.canListAgents ? (
-              <div className="relative flex items-center">
-                <Item to={`${base}/agents`} icon={<Cpu />} label="Agents" collapsed={collapsed} className="flex-1" />
-                {caps.canAgentEnroll && !collapsed ? (
-                  // A sibling of the Agents link, not inside it: nested anchors break hydration.
-                  <Link
-                    to={`/enroll?organizationId=${org!.id}`}
-                    className="absolute right-1 flex min-h-7 items-center gap-0.5 rounded px-2 text-[11px] text-sidebar-foreground hover:bg-white/10 hover:text-white"
-                  >
-                    <Plus className="size-3" /> Add Agent
-                  </Link>
-                ) : null}
-              </div>
+        {nav.lead.map((e) => item(e))}
+        {nav.agents ? (
+          <div className="relative flex items-center">
+            {item(nav.agents, 'flex-1')}
+            {org?.capabilities.canAgentEnroll && !collapsed ? (
+              // A sibling of the Agents link, not inside it: nested anchors break hydration.
+              <Link
+                to={`/enroll?organizationId=${org!.id}`}
+                className="absolute right-1 flex min-h-7 items-center gap-0.5 rounded px-2 text-[11px] text-sidebar-foreground hover:bg-white/10 hover:text-white"
+              >
+                {plainIcon(Plus, 'size-3')} Add Agent
+              </Link>
             ) : null}
-            {caps.canAuditView ? <Item to={`${base}/activity`} icon={<Activity />} label="Activity" collapsed={collapsed} /> : null}
-            {caps.canListMembers ? <Item to={`${base}/members`} icon={<Users />} label="Members" collapsed={collapsed} /> : null}
-            {caps.canListNotes ? <Item to={`${base}/notes`} icon={<NotebookPen />} label="Notes" collapsed={collapsed} /> : null}
-            <Item to={`${base}/settings`} icon={<Settings />} label="Settings" collapsed={collapsed} />
-          </>
-        ) : (
-          <Item to="/organization/list" icon={<Building2 />} label="Organizations" collapsed={collapsed} />
-        )}
+          </div>
+        ) : null}
+        {nav.rest.map((e) => item(e))}
       </nav>
 
       <div className="flex flex-col gap-0.5 border-t border-white/10 px-3 py-2">
-        <Item to="/about" icon={<Info />} label="About" collapsed={collapsed} />
-        <ExternalItem href="https://docs.pixelfleet.io" icon={<HelpCircle />} label="Help" collapsed={collapsed} />
-        <ExternalItem href="https://pixelfleet.io/whats-new" icon={<Sparkles />} label="What's New" collapsed={collapsed} />
-        {props.user.isSiteAdmin ? <Item to="/admin/site" icon={<Shield />} label="Admin" collapsed={collapsed} /> : null}
-        {props.user.isSiteAdmin ? <Item to="/dev" icon={<Wrench />} label="Developer" collapsed={collapsed} /> : null}
+        {item(ABOUT)}
+        <ExternalItem href="https://docs.pixelfleet.io" icon={plainIcon(HelpCircle)} label="Help" collapsed={collapsed} />
+        <ExternalItem href="https://pixelfleet.io/whats-new" icon={plainIcon(Sparkles)} label="What's New" collapsed={collapsed} />
+        {props.user.isSiteAdmin ? item(ADMIN) : null}
+        {props.user.isSiteAdmin ? item(DEVELOPER) : null}
         <ProfileMenu user={props.user} collapsed={collapsed} />
         {drawer ? null : (
-        <button
-          type="button"
-          onClick={toggle}
-          aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
-          className={cn('mt-1 flex items-center gap-2 rounded-md px-2 py-1.5 text-xs text-sidebar-muted hover:bg-white/10 hover:text-white', collapsed && 'justify-center')}
-        >
-          {collapsed ? <ChevronsRight className="size-4" /> : <ChevronsLeft className="size-4" />}
-          {!collapsed && 'Collapse'}
-        </button>
+          <button
+            type="button"
+            onClick={toggle}
+            aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+            className={collapsed ? 'mt-1 flex items-center gap-2 rounded-md px-2 py-1.5 text-xs text-sidebar-muted hover:bg-white/10 hover:text-white justify-center' : 'mt-1 flex items-center gap-2 rounded-md px-2 py-1.5 text-xs text-sidebar-muted hover:bg-white/10 hover:text-white'}
+          >
+            {collapsed ? plainIcon(ChevronsRight, 'size-4') : plainIcon(ChevronsLeft, 'size-4')}
+            {!collapsed && 'Collapse'}
+          </button>
         )}
       </div>
     </aside>
   )
 })
 
-function Item({ to, icon, label, collapsed, className }: { to: string; icon: ReactNode; label: string; collapsed: boolean; className?: string }) {
+const ABOUT: NavEntry = { to: '/about', icon: plainIcon(Info), label: 'About' }
+const ADMIN: NavEntry = { to: '/admin/site', icon: plainIcon(Shield), label: 'Admin' }
+const DEVELOPER: NavEntry = { to: '/dev', icon: plainIcon(Wrench), label: 'Developer' }
+
+const ITEM = 'flex items-center gap-2.5 rounded-md px-2 py-1.5 text-[13px] font-medium hover:bg-white/10 hover:text-white [&_svg]:size-4'
+const ITEM_IDLE = 'flex items-center gap-2.5 rounded-md px-2 py-1.5 text-[13px] font-medium text-sidebar-foreground/85 hover:bg-white/10 hover:text-white [&_svg]:size-4'
+const ITEM_ACTIVE = `${ITEM} bg-white/15 text-white`
+
+/** A sidebar link: marked current (aria-current="page") on its path and below, as NavLink did. */
+function NavItem({ entry, collapsed, active, className }: { entry: NavEntry; collapsed: boolean; active: boolean; className?: string }) {
+  const classes = (active ? ITEM_ACTIVE : ITEM_IDLE) + (collapsed ? ' justify-center' : '') + (className ? ` ${className}` : '')
   const link = (
-    <NavLink
-      to={to}
-      prefetch="intent"
-      className={({ isActive }) =>
-        cn(
-          'flex items-center gap-2.5 rounded-md px-2 py-1.5 text-[13px] font-medium text-sidebar-foreground/85 hover:bg-white/10 hover:text-white [&_svg]:size-4',
-          isActive && 'bg-white/15 text-white',
-          collapsed && 'justify-center',
-          className,
-        )
-      }
-    >
-      {icon}
-      {!collapsed && <span>{label}</span>}
-    </NavLink>
+    <Link to={entry.to} prefetch="intent" className={classes} aria-current={active ? 'page' : undefined}>
+      {entry.icon}
+      {!collapsed && <span>{entry.label}</span>}
+    </Link>
   )
   return collapsed ? (
-    <Tooltip content={label} side="right">
+    <Tooltip content={entry.label} side="right">
       {link}
     </Tooltip>
   ) : (
@@ -167,20 +187,17 @@ function Item({ to, icon, label, collapsed, className }: { to: string; icon: Rea
   )
 }
 
-function ExternalItem({ href, icon, label, collapsed }: { href: string; icon: ReactNode; label: string; collapsed: boolean }) {
+const EXTERNAL = 'flex items-center gap-2.5 rounded-md px-2 py-1.5 text-[13px] text-sidebar-foreground/75 hover:bg-white/10 hover:text-white [&_svg]:size-4'
+const EXTERNAL_MARK = plainIcon(ExternalLink, 'ml-auto !size-3 opacity-60')
+
+function ExternalItem({ href, icon, label, collapsed }: { href: string; icon: ReactElement; label: string; collapsed: boolean }) {
   return (
-    <a
-      href={href}
-      target="_blank"
-      rel="noreferrer"
-      className={cn('flex items-center gap-2.5 rounded-md px-2 py-1.5 text-[13px] text-sidebar-foreground/75 hover:bg-white/10 hover:text-white [&_svg]:size-4', collapsed && 'justify-center')}
-      title={label}
-    >
+    <a href={href} target="_blank" rel="noreferrer" className={collapsed ? `${EXTERNAL} justify-center` : EXTERNAL} title={label}>
       {icon}
       {!collapsed && (
         <>
           <span>{label}</span>
-          <ExternalLink className="ml-auto !size-3 opacity-60" />
+          {EXTERNAL_MARK}
         </>
       )}
     </a>
@@ -190,12 +207,12 @@ function ExternalItem({ href, icon, label, collapsed }: { href: string; icon: Re
 function OrganizationSwitcher({ collapsed, organizations, active }: { collapsed: boolean; organizations: { id: string; name: string }[]; active: { id: string; name: string } | null }) {
   const navigate = useNavigate()
   const trigger = {
-    className: cn('flex w-full items-center gap-2 rounded-md border border-white/10 bg-white/5 px-2 py-1.5 text-left text-[13px] hover:bg-white/10', collapsed && 'justify-center'),
+    className: `flex w-full items-center gap-2 rounded-md border border-white/10 bg-white/5 px-2 py-1.5 text-left text-[13px] hover:bg-white/10${collapsed ? ' justify-center' : ''}`,
     // the accessible name keeps the visible organization name (axe label-content-name-mismatch)
     'aria-label': collapsed ? 'Switch organization' : `${active?.name ?? 'Select organization'} (Switch organization)`,
     children: (
       <>
-        <Building2 className="size-4 shrink-0 text-sidebar-muted" />
+        {plainIcon(Building2, 'size-4 shrink-0 text-sidebar-muted')}
         {!collapsed && <span className="truncate font-medium text-white">{active?.name ?? 'Select organization'}</span>}
       </>
     ),
@@ -229,12 +246,12 @@ function ProfileMenu({ user, collapsed }: { user: { name: string; email: string 
   const navigate = useNavigate()
   const submit = useSubmit()
   const trigger = {
-    className: cn('flex items-center gap-2.5 rounded-md px-2 py-1.5 text-left text-[13px] hover:bg-white/10', collapsed && 'justify-center'),
+    className: `flex items-center gap-2.5 rounded-md px-2 py-1.5 text-left text-[13px] hover:bg-white/10${collapsed ? ' justify-center' : ''}`,
     children: (
       <>
         {/* named by its content ("My Account" + the visible name and e-mail), not an aria-label that hides them */}
         <span className="sr-only">My Account</span>
-        <CircleUser className="size-5 shrink-0" aria-hidden />
+        {plainIcon(CircleUser, 'size-5 shrink-0')}
         {!collapsed && (
           <span className="min-w-0">
             <span className="block truncate font-medium text-white">{user.name}</span>

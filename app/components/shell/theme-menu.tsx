@@ -2,12 +2,16 @@ import { useFetcher } from '@remix-run/react'
 import { Monitor, Moon, Sun } from 'lucide-react'
 import { useTheme } from '~/root'
 import { isTheme, THEME_ACTION, THEMES, type Theme } from '~/utils/theme'
-import { Button } from '../ui/button'
+import { cn } from '~/utils/cn'
+import { Button, buttonVariants } from '../ui/button'
 import { useAfterHydration } from '../ui/after-hydration'
+import { plainIcon } from './plain-icon'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuLabel, DropdownMenuRadioGroup, DropdownMenuRadioItem, DropdownMenuTrigger } from '../ui/dropdown-menu'
 
 const LABELS: Record<Theme, string> = { system: 'System', light: 'Light', dark: 'Dark' }
 const ICONS: Record<Theme, typeof Sun> = { system: Monitor, light: Sun, dark: Moon }
+/** The class text <Button variant="ghost" size="icon"> renders, worked out once for the server's closed trigger. */
+const CLOSED_TRIGGER_CLASS = cn(buttonVariants({ variant: 'ghost', size: 'icon' }))
 
 /** The header's theme menu: System (the device's setting), Light or Dark, saved in a cookie. */
 export function ThemeMenu() {
@@ -18,9 +22,9 @@ export function ThemeMenu() {
   const live = useAfterHydration()
   if (!live) {
     return (
-      <Button variant="ghost" size="icon" aria-label={`Theme: ${LABELS[theme]}`} aria-haspopup="menu" aria-expanded={false} data-state="closed">
-        <Icon />
-      </Button>
+      <button className={CLOSED_TRIGGER_CLASS} aria-label={`Theme: ${LABELS[theme]}`} aria-haspopup="menu" aria-expanded={false} data-state="closed">
+        {plainIcon(Icon)}
+      </button>
     )
   }
   return (
