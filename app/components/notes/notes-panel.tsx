@@ -9,6 +9,7 @@ import { Tooltip } from '~/components/ui/tooltip'
 import { DEFAULT_NOTE_COLOR } from '~/domain/notes/note-colors'
 import type { loader as notesLoader } from '~/routes/resources.notes'
 import { cn } from '~/utils/cn'
+import { formatCount } from '~/utils/format-time'
 import { isTypingTarget } from '~/utils/typing-target'
 import { CopyNoteLinkButton } from './copy-note-link'
 import {
@@ -241,7 +242,7 @@ function OpenNotesPanel({ organizationId, guard, setDirty, close }: { organizati
                   onClick={() => setShowArchived((s) => !s)}
                 >
                   {showArchived ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />}
-                  Archived Notes ({archived.length})
+                  Archived Notes ({formatCount(archived.length)})
                 </button>
                 {showArchived ? (
                   <div className="mt-1 flex flex-col gap-2 opacity-75">
