@@ -156,14 +156,18 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
     WHERE ${offlineIssue} AND ${isTrue('i."isActive"')}
       AND (NOT (${isTrue('a."enabled"')}) OR a."organizationId" IS NULL OR a."lastSeen" > ${cutoff})`)
   const cleared: typeof back = []
-  for (const issue of back) {
-    // a count-0 entry ends the activation in the history, so its 'cleared' entry states the outage
-    const changed = await prisma.$transaction(async (tx) => {
-      const { count } = await tx.issue.updateMany({ where: { id: issue.id, isActive: true }, data: { isActive: false, latestCount: 0, latestAt: now } })
-      if (count === 1) await tx.issueHistory.create({ data: { issueId: issue.id, timestamp: now, count: 0 } })
-      return count === 1
-    })
-    if (changed) cleared.push(issue)
+  // 200 per transaction like the raise: a fleet coming back clears in a few statements. The guarded
+  // UPDATE's RETURNING names what this node cleared (another sweeper's clears are skipped, not failed).
+  for (const chunk of chunked(back, RAISE_CHUNK)) {
+    const won = await prisma.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
+        UPDATE "Issue" SET "isActive" = FALSE, "latestCount" = 0, "latestAt" = ${now}, "updatedAt" = ${now}
+        WHERE "id" IN (${Prisma.join(chunk.map((issue) => issue.id))}) AND ${isTrue('"isActive"')} RETURNING "id" AS id`)
+      // a count-0 entry ends the activation in the history, so its 'cleared' entry states the outage
+      if (rows.length) await tx.$executeRaw(Prisma.sql`INSERT INTO "IssueHistory" ("id", "issueId", "timestamp", "count") VALUES ${Prisma.join(rows.map((row) => Prisma.sql`(${rowId()}, ${row.id}, ${now}, 0)`))}`)
+      return new Set(rows.map((row) => row.id))
+    }, LARGE_TRANSACTION)
+    cleared.push(...chunk.filter((issue) => won.has(issue.id)))
   }
   await recordClears(cleared.map((c) => c.id), now)
 
