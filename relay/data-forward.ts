@@ -1,8 +1,10 @@
 /**
  * Browser requests and WebSockets over an agent's data connections (relay/data-connections.ts):
  * plain HTTP/1.1 to the agent's web UI, the same header filtering both ways as the HTTP/2 path.
- * A request for which no data connection is idle, and one that fails before any answer on a
- * bodyless method (a kept-alive connection the UI closed at that moment), go over the HTTP/2 tunnel.
+ * A request for which no data connection is idle goes over the HTTP/2 tunnel. One that fails before
+ * any answer on a bodyless method (a kept-alive connection the UI closed at that moment: on a busy
+ * machine the relay may not have read that close yet) is sent again once, on another idle data
+ * connection when there is one, else over the HTTP/2 tunnel: never a 502 (issue #27).
  */
 import http from 'node:http'
 import { type Duplex } from 'node:stream'
@@ -18,7 +20,7 @@ export type DataTunnel = TunnelLink & { data: DataPool }
 export function forwardData(req: http.IncomingMessage, res: http.ServerResponse, side: BrowserSide, tunnel: DataTunnel, visit: Visit, fallback: () => void) {
   const bodyless = req.method === 'GET' || req.method === 'HEAD'
   const { label, sessionId, path } = visit
-  const upstream = http.request({ method: req.method, path, headers: http1Headers(agentRequestHeaders(req, visit), tunnel.data.localHost), agent: tunnel.data.agent })
+  const headers = http1Headers(agentRequestHeaders(req, visit), tunnel.data.localHost)
   tunnel.active++
   side.activity(tunnel)
   if (label && sessionId) side.sessions.change(label, sessionId, 1, path)
@@ -31,36 +33,48 @@ export function forwardData(req: http.IncomingMessage, res: http.ServerResponse,
     side.activity(tunnel)
     if (label && sessionId) side.sessions.change(label, sessionId, -1)
   }
+  /** One attempt: over the pool's http.Agent (kept-alive or fresh), or over the given fresh connection. */
+  const send = (fresh?: Duplex): http.ClientRequest => {
+    // (no `agent` with createConnection: `agent: false` would make Node dial a connection of its own)
+    const via = fresh ? { createConnection: () => fresh } : { agent: tunnel.data.agent }
+    const request = http.request({ method: req.method, path, headers, ...via })
+    request.on('response', (answer) => {
+      answer.once('end', () => (answered = true))
+      // a browser that left, or a 504 sent meanwhile (relay/browser.ts)
+      if (res.destroyed || res.headersSent) return void request.destroy()
+      const length = rawLength(req, request, answer)
+      if (length === undefined) return void sendAgentAnswer(req, res, answer, answer.statusCode ?? 502, agentResponseHeaders(answer.headers), pipeLoose)
+      // From here on the body's bytes go socket to socket (relay/raw-body.ts): `answered` tells
+      // res's close listener that the upstream request is no longer the one to cut.
+      answered = true
+      sendRaw(res, request, answer, length, tunnel.data)
+    })
+    request.on('error', () => {
+      if (res.writableEnded) return // answered in full already (or with a 504 meanwhile)
+      if (res.headersSent) return void res.destroy()
+      if (res.destroyed || finished) return
+      if (bodyless) {
+        // Not answered at all: a kept-alive connection (from the Agent, or handed back after a raw
+        // body) the UI was closing. Once more on another idle data connection.
+        const again = fresh ? undefined : tunnel.data.takeFresh()
+        if (again) return void (upstream = send(again))
+        // Else the HTTP/2 tunnel carries it (it counts the request itself).
+        finish()
+        return fallback()
+      }
+      sendText(res, 502, TUNNEL_LOST_MESSAGE)
+    })
+    if (bodyless) request.end()
+    return request
+  }
+  let upstream = send()
   res.on('close', () => {
     if (finished) return
     finish()
     // A browser that left mid-answer: the connection cannot be reused, cut it (the agent closes its side).
     if (!answered) upstream.destroy()
   })
-  upstream.on('response', (answer) => {
-    answer.once('end', () => (answered = true))
-    // a browser that left, or a 504 sent meanwhile (relay/browser.ts)
-    if (res.destroyed || res.headersSent) return void upstream.destroy()
-    const length = rawLength(req, upstream, answer)
-    if (length === undefined) return void sendAgentAnswer(req, res, answer, answer.statusCode ?? 502, agentResponseHeaders(answer.headers), pipeLoose)
-    // From here on the body's bytes go socket to socket (relay/raw-body.ts): `answered` tells
-    // res's close listener that the upstream request is no longer the one to cut.
-    answered = true
-    sendRaw(res, upstream, answer, length, tunnel.data)
-  })
-  upstream.on('error', () => {
-    if (res.writableEnded) return // answered in full already (or with a 504 meanwhile)
-    if (res.headersSent) return void res.destroy()
-    if (res.destroyed || finished) return
-    if (bodyless) {
-      // Not answered at all: the HTTP/2 tunnel carries it (it counts the request itself).
-      finish()
-      return fallback()
-    }
-    sendText(res, 502, TUNNEL_LOST_MESSAGE)
-  })
-  if (bodyless) upstream.end()
-  else req.pipe(upstream)
+  if (!bodyless) req.pipe(upstream)
 }
 
 const HANDSHAKE_HEADERS = ['sec-websocket-accept', 'sec-websocket-protocol', 'sec-websocket-extensions']

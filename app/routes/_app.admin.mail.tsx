@@ -10,7 +10,7 @@ import { requireSiteAdmin } from '~/utils/auth.server'
 import { cn } from '~/utils/cn'
 import { getConfig } from '~/utils/env.server'
 import { domainCall } from '~/utils/errors.server'
-import { formatDateTime } from '~/utils/format-time'
+import { formatCount, formatDateTime } from '~/utils/format-time'
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { actor } = await requireSiteAdmin(request)
@@ -49,7 +49,7 @@ export default function AdminMail() {
       <div className="flex gap-1 text-sm" role="tablist" aria-label="Messages shown">
         {[
           ['All messages', ''],
-          [`Problems (${counts.retrying + counts.failed})`, '?show=problems'],
+          [`Problems (${formatCount(counts.retrying + counts.failed)})`, '?show=problems'],
         ].map(([label, search]) => {
           const active = search ? onlyProblems : !onlyProblems
           return (

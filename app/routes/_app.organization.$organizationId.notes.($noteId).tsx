@@ -31,6 +31,7 @@ import { noteExcerpt } from '~/domain/notes/note-text'
 import { cn } from '~/utils/cn'
 import { domainCall } from '~/utils/errors.server'
 import { requireOrgPermission } from '~/utils/org-route.server'
+import { formatCount } from '~/utils/format-time'
 
 /**
  * Needs org.view; without note.list the domain refuses and the page shows Access denied.
@@ -150,7 +151,7 @@ export default function NotesPage() {
             </div>
             <label className="flex items-center gap-1.5 text-sm text-muted-foreground">
               <input type="checkbox" checked={showArchived} onChange={(e) => setShowArchived(e.target.checked)} className="size-3.5" />
-              Show archived ({archivedCount})
+              Show archived ({formatCount(archivedCount)})
             </label>
             <span className="ml-auto text-xs text-muted-foreground">
               {table.getRowModel().rows.length} of {notes.length} notes

@@ -50,10 +50,14 @@ export default function OrganizationList() {
   }
   const sorted = useMemo(() => {
     const factor = sort.direction === 'asc' ? 1 : -1
+    // The loader lists them in reading order ("Venue 2" before "Venue 10", app/utils/name-order.ts):
+    // names compare by that position, so the browser needs no collator of its own.
+    const nameRank = new Map(organizations.map((o, i) => [o.id, i]))
+    const byName = (a: (typeof organizations)[number], b: (typeof organizations)[number]) => nameRank.get(a.id)! - nameRank.get(b.id)!
     return [...organizations].sort((a, b) => {
       // A count the user cannot see (null) sorts below every real count.
-      const order = sort.field === 'name' ? a.name.localeCompare(b.name) : (a[sort.field] ?? -1) - (b[sort.field] ?? -1)
-      return factor * (order || a.name.localeCompare(b.name))
+      const order = sort.field === 'name' ? byName(a, b) : (a[sort.field] ?? -1) - (b[sort.field] ?? -1)
+      return factor * (order || byName(a, b))
     })
   }, [organizations, sort])
   const nextField = ORG_SORT_FIELDS[(ORG_SORT_FIELDS.indexOf(sort.field) + 1) % ORG_SORT_FIELDS.length]

@@ -143,6 +143,17 @@ describe('listProjects', () => {
     expect(stage.subRows[0]).toMatchObject({ name: 'Left', parentName: 'Stage', systemsCount: 1, hasSubProjects: false })
   })
 
+  it('sorts names as people read them: "Venue 2" before "Venue 10", case and accents ignored, at every level', async () => {
+    const owner = await user('owner')
+    const { organizationId } = await createOrganization(owner.actor, { name: 'Venues' })
+    const make = async (name: string, parentId?: string) => (await createProject(owner.actor, organizationId, { name, parentId })).projectId
+    const venue10 = await make('Venue 10')
+    for (const name of ['Venue 2', 'venue 3', 'Ärena', 'Zelt']) await make(name)
+    for (const name of ['Hall 11', 'Hall 9', 'hall 10']) await make(name, venue10)
+    const { projects } = await listProjects(owner.actor, organizationId)
+    expect(names(projects)).toEqual(['Ärena', 'Venue 2', 'venue 3', ['Venue 10', ['Hall 9', 'hall 10', 'Hall 11']], 'Zelt'])
+  })
+
   it('shows a project manager only their project and its sub-projects (inheritance), at the top level', async () => {
     const f = await fixture()
     const manager = await user('manager')

@@ -8,6 +8,7 @@ import { OrgClients } from './org-clients'
 import { OrgEvents } from './org-events'
 import { OrgMetrics } from './org-metrics'
 import { BillingBadge } from './parts'
+import { formatCount } from '~/utils/format-time'
 
 const TABS = [
   ['billing', 'Usage'],
@@ -29,8 +30,8 @@ export function OrgDetail({ org, tab }: { org: AdminOrg; tab: string }) {
         subtitle={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <span>Owner {org.ownerName || org.ownerId}</span>
-            <span>{org.projectCount} projects</span>
-            <span>{org.agentCount} agents</span>
+            <span>{formatCount(org.projectCount)} projects</span>
+            <span>{formatCount(org.agentCount)} agents</span>
             <BillingBadge status={org.billingStatus} period={org.billingPeriod} />
             <span className="font-mono text-xs">{org.id}</span>
           </span>

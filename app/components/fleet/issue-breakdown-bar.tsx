@@ -1,5 +1,6 @@
 import { SEVERITY, SEVERITY_ORDER, severityLabel } from '~/domain/agents/derived'
 import { CHART, SEVERITY_COLORS } from './chart-colors'
+import { formatCount } from '~/utils/format-time'
 
 /** Bar colours of the severities, matching the severity badges (critical red ... notice blue). */
 const BAR_COLORS: Record<number, string> = {
@@ -27,7 +28,7 @@ const COUNT_OF: Record<number, keyof IssueBreakdown> = {
 export function IssueBreakdownBar({ breakdown, width = 300, height = 30 }: { breakdown: IssueBreakdown; width?: number; height?: number }) {
   const parts = SEVERITY_ORDER.map((severity) => ({ severity, count: breakdown[COUNT_OF[severity]] })).filter((p) => p.count > 0)
   const total = parts.reduce((sum, p) => sum + p.count, 0)
-  const label = total ? parts.map((p) => `${p.count} ${severityLabel(p.severity)}`).join(', ') : 'No issues'
+  const label = total ? parts.map((p) => `${formatCount(p.count)} ${severityLabel(p.severity)}`).join(', ') : 'No issues'
   let x = 0
   return (
     <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label} className="block shrink-0">
@@ -40,7 +41,7 @@ export function IssueBreakdownBar({ breakdown, width = 300, height = 30 }: { bre
             <rect x={x} y={0} width={w} height={height} fill={BAR_COLORS[p.severity]} />
             {w >= 18 ? (
               <text x={x + w / 2} y={height / 2 + 4} textAnchor="middle" fontSize={11} fontWeight={600} fill={p.severity === SEVERITY.warning ? '#422006' : '#fff'}>
-                {p.count}
+                {formatCount(p.count)}
               </text>
             ) : null}
           </g>

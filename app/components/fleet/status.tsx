@@ -4,6 +4,7 @@ import { severityColor, severityLabel } from '~/domain/agents/derived'
 import { cn } from '~/utils/cn'
 import { Button } from '../ui/button'
 import { Tooltip } from '../ui/tooltip'
+import { formatCount } from '~/utils/format-time'
 
 /** The connection states' icons, labels and colours (ConnectionIcon, the projects list's system tags). */
 export const CONNECTION_STATES = {
@@ -24,7 +25,7 @@ export function SeverityBadge({ severity, count, className }: { severity: number
   return (
     <span className={cn('inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-[11px] font-medium', color.bg, color.text, className)}>
       <span className={cn('size-1.5 rounded-full', color.dot)} />
-      {count !== undefined ? `${count} ` : null}
+      {count !== undefined ? `${formatCount(count)} ` : null}
       {severityLabel(severity)}
     </span>
   )

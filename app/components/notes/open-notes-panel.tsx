@@ -7,6 +7,7 @@ import { DateTime } from '~/components/ui/date-time'
 import { DEFAULT_NOTE_COLOR } from '~/domain/notes/note-colors'
 import type { loader as notesLoader } from '~/routes/resources.notes'
 import { cn } from '~/utils/cn'
+import { formatCount } from '~/utils/format-time'
 import { CopyNoteLinkButton } from './copy-note-link'
 import { NOTE_COLOR_CLASSES, NoteActionButtons, NoteForm, useNoteMutation, type NoteItem } from './note-parts'
 
@@ -130,7 +131,7 @@ export default function OpenNotesPanel({ organizationId, guard, setDirty, close 
                   onClick={() => setShowArchived((s) => !s)}
                 >
                   {showArchived ? <ChevronDown className="size-3.5" /> : <ChevronRight className="size-3.5" />}
-                  Archived Notes ({archived.length})
+                  Archived Notes ({formatCount(archived.length)})
                 </button>
                 {showArchived ? (
                   <div className="mt-1 flex flex-col gap-2 opacity-75">

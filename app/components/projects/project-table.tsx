@@ -12,6 +12,7 @@ import { TooltipHost } from '~/components/ui/delegated-tooltip'
 import { cn } from '~/utils/cn'
 import { ProjectDialog, type ProjectDialogTab } from './project-dialog'
 import { DeleteProjectDialog, NewProjectDialog } from './project-dialogs'
+import { formatCount } from '~/utils/format-time'
 
 /**
  * The System(s) column slot. It shows the count of systems assigned to the project; the fleet
@@ -22,7 +23,7 @@ export function ProjectSystemsCell({ organizationId, project, tags }: { organiza
   if (project.systemsCount === 0) return <span className="text-muted-foreground">—</span>
   return (
     <span className="tabular-nums">
-      {project.systemsCount} system{project.systemsCount === 1 ? '' : 's'}
+      {formatCount(project.systemsCount)} system{project.systemsCount === 1 ? '' : 's'}
     </span>
   )
 }

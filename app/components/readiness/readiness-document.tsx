@@ -1,4 +1,5 @@
 import type { ReadinessReport } from '~/domain/readiness/readiness.server'
+import { formatCount } from '~/utils/format-time'
 
 /**
  * Styles of the readiness report. Plain CSS (not Tailwind) so the downloaded HTML file looks the
@@ -51,7 +52,7 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
   const deviating = report.baselines.filter((g) => g.deviations.length)
   const card = (label: string, value: number, bad: boolean) => (
     <div className={`rr-card${bad ? ' rr-bad' : ''}`}>
-      <b>{value}</b>
+      <b>{formatCount(value)}</b>
       <span>{label}</span>
     </div>
   )
@@ -73,7 +74,7 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
       </div>
 
       <section>
-        <h2>Agents offline{report.offline.length < s.agentsOffline ? ` (first ${report.offline.length} of ${s.agentsOffline}; the downloads list more)` : ''}</h2>
+        <h2>Agents offline{report.offline.length < s.agentsOffline ? ` (first ${formatCount(report.offline.length)} of ${formatCount(s.agentsOffline)}; the downloads list more)` : ''}</h2>
         <p className="rr-def">Not seen within the offline alarm delay ({report.offlineAfterMinutes} minutes in this project; an agent in several projects uses the shortest), or disabled.</p>
         {report.offline.length ? (
           <div className="rr-scroll"><table>
@@ -82,7 +83,7 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
             </thead>
             <tbody>
               {report.offline.map((a) => (
-                <tr key={a.id}><td>{a.name}{a.disabled ? ' (disabled)' : ''}</td><td>{when(a.lastSeen)}</td><td className="rr-num">{a.systems}</td></tr>
+                <tr key={a.id}><td>{a.name}{a.disabled ? ' (disabled)' : ''}</td><td>{when(a.lastSeen)}</td><td className="rr-num">{formatCount(a.systems)}</td></tr>
               ))}
             </tbody>
           </table></div>
@@ -113,13 +114,13 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
           </thead>
           <tbody>
             {report.issuesBySeverity.map((row) => (
-              <tr key={row.severity}><td className={`sev-${row.label}`}>{row.label}</td><td className="rr-num">{row.alerts}</td><td className="rr-num">{row.deviations}</td></tr>
+              <tr key={row.severity}><td className={`sev-${row.label}`}>{row.label}</td><td className="rr-num">{formatCount(row.alerts)}</td><td className="rr-num">{formatCount(row.deviations)}</td></tr>
             ))}
           </tbody>
         </table>
         {report.openIssues.length ? (
           <>
-            <h3>Open issues{report.openIssuesTruncated ? ` (first ${report.openIssues.length})` : ''}</h3>
+            <h3>Open issues{report.openIssuesTruncated ? ` (first ${formatCount(report.openIssues.length)})` : ''}</h3>
             <div className="rr-scroll">
               <table>
                 <thead>
@@ -150,7 +151,7 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
               </thead>
               <tbody>
                 {report.baselines.map((g) => (
-                  <tr key={`${g.component}/${g.product}`}><td>{g.component}</td><td>{g.product || '—'}</td><td className="rr-mono">{g.baseline.software || '—'}</td><td className="rr-mono">{g.baseline.firmware || '—'}</td><td className="rr-num">{g.baseline.count}</td><td className="rr-num">{g.total}</td></tr>
+                  <tr key={`${g.component}/${g.product}`}><td>{g.component}</td><td>{g.product || '—'}</td><td className="rr-mono">{g.baseline.software || '—'}</td><td className="rr-mono">{g.baseline.firmware || '—'}</td><td className="rr-num">{formatCount(g.baseline.count)}</td><td className="rr-num">{formatCount(g.total)}</td></tr>
                 ))}
               </tbody>
             </table>
@@ -159,7 +160,7 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
         {deviating.length ? (
           deviating.map((g) => (
             <div key={`${g.component}/${g.product}`}>
-              <h3>{g.component} {g.product} — {g.deviationsTotal} deviating{g.deviations.length < g.deviationsTotal ? ` (first ${g.deviations.length}; the downloads list more)` : ''}</h3>
+              <h3>{g.component} {g.product} — {formatCount(g.deviationsTotal)} deviating{g.deviations.length < g.deviationsTotal ? ` (first ${formatCount(g.deviations.length)}; the downloads list more)` : ''}</h3>
               <div className="rr-scroll">
                 <table>
                   <thead>
@@ -167,7 +168,7 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
                   </thead>
                   <tbody>
                     {g.deviations.map((d, i) => (
-                      <tr key={i}><td>{d.agentName}</td><td>{d.systemName || '—'}</td><td className="rr-mono">{d.software || '—'}</td><td className="rr-mono">{d.firmware || '—'}</td><td className="rr-num">{d.count}</td></tr>
+                      <tr key={i}><td>{d.agentName}</td><td>{d.systemName || '—'}</td><td className="rr-mono">{d.software || '—'}</td><td className="rr-mono">{d.firmware || '—'}</td><td className="rr-num">{formatCount(d.count)}</td></tr>
                     ))}
                   </tbody>
                 </table>

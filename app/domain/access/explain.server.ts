@@ -4,6 +4,7 @@ import { accessDenied, DomainError, fromZodIssues, notFound } from '../errors'
 import { prisma, parseJson } from '~/utils/db.server'
 import { getOrganizationAccess, type OrganizationAccess } from './access.server'
 import { ALL_PERMISSIONS, type Permission, Scope, scopeOfPermission } from './catalogue'
+import { byName, compareNames } from '~/utils/name-order'
 
 export const explainAccessInput = z.object({
   organizationId: z.string().min(1),
@@ -116,7 +117,7 @@ async function rolesGranting(organizationId: string, permission: Permission, onP
     .filter((r) => onProject || r.resourceType !== Scope.Project)
     .filter((r) => parseJson<string[]>(r.permissions, []).includes(permission))
     .map((r) => ({ id: r.id, name: r.name }))
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort(byName)
 }
 
 function summarize(e: Omit<AccessExplanation, 'summary'>): string {
@@ -147,8 +148,8 @@ export async function explainChoices(actor: Actor, organizationId: string) {
   if (owner && (admin || owner.id === access.userId)) members.set(owner.id, owner)
   return {
     canExplainOthers: admin,
-    members: [...members.values()].sort((a, b) => (a.name || a.email).localeCompare(b.name || b.email)),
-    projects: projects.map((p) => ({ id: p.id, name: access.projectChain(p.id).map((id) => projects.find((q) => q.id === id)?.name ?? '').reverse().join(' / ') })).sort((a, b) => a.name.localeCompare(b.name)),
+    members: [...members.values()].sort((a, b) => compareNames(a.name || a.email, b.name || b.email)),
+    projects: projects.map((p) => ({ id: p.id, name: access.projectChain(p.id).map((id) => projects.find((q) => q.id === id)?.name ?? '').reverse().join(' / ') })).sort(byName),
     permissions: ALL_PERMISSIONS,
   }
 }

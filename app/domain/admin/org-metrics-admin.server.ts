@@ -6,6 +6,7 @@ import { type Actor } from '../actor'
 import { notFound } from '../errors'
 import { prisma } from '~/utils/db.server'
 import { requireOrganizationId, requireStaff } from './orgs-admin.server'
+import { byName } from '~/utils/name-order'
 
 /** Severity at or below (more severe than) this counts as a priority issue: critical and error. */
 const PRIORITY_SEVERITY = 3
@@ -16,7 +17,7 @@ export async function fetchOrgMetricsAggregated(actor: Actor | null, raw: { orga
   const org = await prisma.organization.findUnique({ where: { id: organizationId }, select: { id: true } })
   if (!org) throw notFound('Organization not found')
   const [projects, systems] = await Promise.all([
-    prisma.project.findMany({ where: { organizationId }, select: { id: true, name: true }, orderBy: { name: 'asc' } }),
+    prisma.project.findMany({ where: { organizationId }, select: { id: true, name: true } }).then((rows) => rows.sort(byName)),
     prisma.system.findMany({
       where: { agent: { organizationId } },
       select: {

@@ -10,6 +10,7 @@ import { accessDenied, invalid, notFound, notLoggedIn } from '../errors'
 import { emitChange } from '../events/bus.server'
 import { parseInput } from '../parse-input'
 import { parseJson, prisma } from '~/utils/db.server'
+import { byName, sortedByName } from '~/utils/name-order'
 
 export const BILLING_STATUSES = ['disabled', 'requested', 'enabled', 'suspended', 'internal'] as const
 export const BILLING_PERIODS = ['monthly', 'quarterly', 'yearly', 'custom'] as const
@@ -80,13 +81,13 @@ export async function getOrgAdmin(actor: Actor | null, organizationId: unknown) 
       billingPeriod: true,
       createdAt: true,
       owner: { select: { name: true, email: true } },
-      projects: { select: { id: true, name: true, parentId: true }, orderBy: { name: 'asc' } },
+      projects: { select: { id: true, name: true, parentId: true } },
       _count: { select: { agents: true, projects: true, accessRights: true } },
     },
   })
   if (!org) throw notFound('Organization not found')
   const { owner, _count, ...rest } = org
-  return { ...rest, ownerName: owner.name || owner.email, agentCount: _count.agents, projectCount: _count.projects }
+  return { ...rest, projects: rest.projects.sort(byName), ownerName: owner.name || owner.email, agentCount: _count.agents, projectCount: _count.projects }
 }
 
 export const billingInput = z.object({
@@ -141,7 +142,7 @@ export async function listClientSystems(actor: Actor | null, raw: unknown) {
   const { agentId } = parseInput(clientSystemsInput, raw)
   const systems = await prisma.system.findMany({
     where: { agentId },
-    orderBy: [{ name: 'asc' }, { key: 'asc' }],
+    orderBy: [{ name: 'asc' }, { key: 'asc' }], // then in reading order below (ties keep the key order)
     select: {
       id: true,
       key: true,
@@ -153,7 +154,7 @@ export async function listClientSystems(actor: Actor | null, raw: unknown) {
       _count: { select: { devices: true } },
     },
   })
-  return { items: systems.map(({ _count, ...s }) => ({ ...s, devicesCount: _count.devices })) }
+  return { items: sortedByName(systems, (s) => s.name).map(({ _count, ...s }) => ({ ...s, devicesCount: _count.devices })) }
 }
 
 export const orgEventsInput = pageSchema(200, EVENTS_PAGE_SIZE).extend({ orgId: z.string().nullish() })

@@ -11,6 +11,7 @@ import { createProject } from '../projects/projects.server'
 import { prisma, type Tx } from '~/utils/db.server'
 import { ENROLLMENT_CODE_VALIDITY_MS, enrollmentCodeProblem, formatEnrollmentCode, normalizeEnrollmentCode } from './enrollment-code'
 import { isSelfEnrollTarget } from './self-enroll.server'
+import { byName } from '~/utils/name-order'
 
 export const INVALID_APPLICATION_MESSAGE = 'No current enrollment code matches. Codes are valid for 14 days after the agent shows them and can be used once.'
 export const PROJECT_REQUIRED = 'Please specify a project'
@@ -237,7 +238,7 @@ export async function listEnrollmentTargets(actor: Actor): Promise<EnrollmentTar
       const projects = org.projects
         .filter((p) => access.can('agent.enroll', p.id))
         .map((p) => ({ id: p.id, name: path(p.id) }))
-        .sort((a, b) => a.name.localeCompare(b.name))
+        .sort(byName)
       return { id: org.id, name: org.name, canEnroll: access.can('agent.enroll'), projects }
     }),
   )

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { Prisma } from '@prisma/client'
 import { z } from 'zod'
 import { type Actor } from '../actor'
@@ -10,7 +11,9 @@ import { parseInput } from '../parse-input'
 import { recordClears } from './clears.server'
 import { OFFLINE_ISSUE, OFFLINE_MINUTES } from './state'
 import { isTrue } from '../fleet/dialect.server'
-import { prisma, isPostgres, isUniqueViolation } from '~/utils/db.server'
+import { prisma, isPostgres } from '~/utils/db.server'
+import { chunked } from '~/utils/id-chunks'
+import { LARGE_TRANSACTION } from '../large-transaction'
 import { startPoller } from '../jobs/poller.server'
 
 /**
@@ -18,39 +21,76 @@ import { startPoller } from '../jobs/poller.server'
  * offline' critical issue on each of its systems (issues belong to systems, and each system's
  * project has its own delay and subscribers); it clears once the agent is seen again.
  *
- * The sweeper runs on every web node. Raising is a conditional write in a transaction (insert,
- * which the (systemId, kind, key) unique key lets only one node win, or an update guarded by
- * isActive = false), so several nodes never raise it twice nor bump the activation twice.
+ * The sweeper runs on every web node. Raising is a conditional write, 200 systems per transaction
+ * (an insert that skips a key another node inserted, or an update guarded by isActive = false),
+ * so several nodes never raise it twice nor bump the activation twice (decision 098).
  * Notifications follow through the usual 'issue' change event (app/domain/notifications).
  */
 
-type Tx = Parameters<Parameters<typeof prisma.$transaction>[0]>[0]
 /** A system whose agent went silent for longer than its project's delay and has no active offline issue. */
 type SilentSystem = { id: string; organizationId: string; minutes: number | bigint; issueId: string | null }
+type Raised = { id: string; organizationId: string; systemId: string }
+
+/** Systems raised per transaction: a few statements each, short enough not to hold the write lock long. */
+export const RAISE_CHUNK = 200
+
+/** A row id like Prisma's nanoid(20) (the raw INSERT makes its own). */
+const rowId = () => randomBytes(15).toString('base64url')
 
 /**
- * Raises the offline issue of one system inside `tx`: an update guarded by isActive = false when
- * it has one, else an insert (the unique key lets one node win). Null when another node was first.
+ * Raises the offline issues of a chunk of systems in one transaction and a few statements: the new
+ * issues in one INSERT ... ON CONFLICT DO NOTHING, the reactivations in one UPDATE guarded by
+ * isActive = false per offline delay (the message names it), their history in one INSERT.
+ *
+ * Which write wins: the node whose statement changed the row, told by RETURNING. The other node's
+ * statement changes nothing (PostgreSQL waits for the first transaction on the key or row lock and
+ * then skips it; SQLite's BEGIN IMMEDIATE serializes the writers), so its transaction commits with
+ * nothing raised instead of failing. That matters on SQLite: the process's one connection runs
+ * statements from outside a transaction inside whichever transaction is open on it, and an
+ * earlier chunked insert failed on the unique key and rolled back, taking the notification rows
+ * the delivery poller had just written on the same connection with it (decision 098).
  */
-async function raiseOne(tx: Tx, system: SilentSystem, now: Date): Promise<string | null> {
-  const minutes = Number(system.minutes)
-  const fields = { component: OFFLINE_ISSUE.component, message: message(minutes), severity: SEVERITY.critical, latestCount: 1, latestAt: now, isActive: true, clearedAt: null, clearedBy: '' }
-  let issueId: string
-  if (system.issueId) {
-    const { count } = await tx.issue.updateMany({ where: { id: system.issueId, isActive: false }, data: { ...fields, activation: { increment: 1 } } })
-    if (count === 0) return null
-    issueId = system.issueId
-  } else {
-    issueId = (await tx.issue.create({ data: { systemId: system.id, kind: OFFLINE_ISSUE.kind, key: OFFLINE_ISSUE.key, activation: 1, ...fields } })).id
-  }
-  await tx.issueHistory.create({ data: { issueId, timestamp: now, count: 1 } })
-  return issueId
+async function raiseChunk(chunk: SilentSystem[], now: Date): Promise<Raised[]> {
+  const fresh = chunk.filter((system) => !system.issueId)
+  const byMinutes = new Map<number, string[]>()
+  for (const system of chunk) if (system.issueId) byMinutes.set(Number(system.minutes), [...(byMinutes.get(Number(system.minutes)) ?? []), system.issueId])
+  const won = await prisma.$transaction(async (tx) => {
+    const rows: { id: string; systemId: string }[] = []
+    if (fresh.length) {
+      const values = fresh.map(
+        (system) =>
+          Prisma.sql`(${rowId()}, ${system.id}, ${OFFLINE_ISSUE.kind}, ${OFFLINE_ISSUE.key}, ${OFFLINE_ISSUE.component}, ${message(Number(system.minutes))}, ${SEVERITY.critical}, 1, ${now}, TRUE, 1, '', ${now}, ${now})`,
+      )
+      rows.push(
+        ...(await tx.$queryRaw<{ id: string; systemId: string }[]>(Prisma.sql`
+          INSERT INTO "Issue" ("id", "systemId", "kind", "key", "component", "message", "severity", "latestCount", "latestAt", "isActive", "activation", "clearedBy", "createdAt", "updatedAt")
+          VALUES ${Prisma.join(values)}
+          ON CONFLICT ("systemId", "kind", "key") DO NOTHING RETURNING "id" AS id, "systemId" AS "systemId"`)),
+      )
+    }
+    for (const [minutes, ids] of byMinutes) {
+      rows.push(
+        ...(await tx.$queryRaw<{ id: string; systemId: string }[]>(Prisma.sql`
+          UPDATE "Issue" SET "component" = ${OFFLINE_ISSUE.component}, "message" = ${message(minutes)}, "severity" = ${SEVERITY.critical}, "latestCount" = 1,
+            "latestAt" = ${now}, "isActive" = TRUE, "clearedAt" = NULL, "clearedBy" = '', "activation" = "activation" + 1, "updatedAt" = ${now}
+          WHERE "id" IN (${Prisma.join(ids)}) AND NOT (${isTrue('"isActive"')})
+          RETURNING "id" AS id, "systemId" AS "systemId"`)),
+      )
+    }
+    if (rows.length) {
+      await tx.$executeRaw(Prisma.sql`INSERT INTO "IssueHistory" ("id", "issueId", "timestamp", "count") VALUES ${Prisma.join(rows.map((row) => Prisma.sql`(${rowId()}, ${row.id}, ${now}, 1)`))}`)
+    }
+    return rows
+  }, LARGE_TRANSACTION)
+  const organizationOf = new Map(chunk.map((system) => [system.id, system.organizationId]))
+  return won.map((row) => ({ id: row.id, systemId: row.systemId, organizationId: organizationOf.get(row.systemId)! }))
 }
 
-/** Another node raised it first. */
-function lostToAnotherNode(error: unknown): null {
-  if (isUniqueViolation(error)) return null
-  throw error
+/** Tells notification delivery and live views, as ingest does: an 'issue' change naming the systems, one per organization. */
+function announce(changes: { organizationId: string | null; systemId: string }[]) {
+  const byOrganization = new Map<string | null, string[]>()
+  for (const change of changes) byOrganization.set(change.organizationId, [...(byOrganization.get(change.organizationId) ?? []), change.systemId])
+  for (const [organizationId, ids] of byOrganization) emitChange({ organizationId, kind: 'issue', ids })
 }
 
 /** Agents silent for longer than this are left alone: an upgrade must not raise alarms for long-dead agents. */
@@ -99,13 +139,13 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
     WHERE a."lastSeen" <= ${new Date(t - minMinutes * 60_000)} AND a."lastSeen" >= ${new Date(t - LOOK_BACK_MS)}
       AND a."organizationId" IS NOT NULL AND ${isTrue('a."enabled"')}
       AND a."lastSeen" <= ${cutoff} AND (i."id" IS NULL OR NOT (${isTrue('i."isActive"')}))`)
-  const raised: { id: string; organizationId: string; systemId: string }[] = []
-  // One short transaction per system (raiseOne). A chunked insert (several systems per statement)
-  // was tried for large fleets on PostgreSQL, but with two sweepers at once on SQLite the raised
-  // alarm's notification was lost (tests/integration/alarms.test.ts); cause not found yet.
-  for (const system of silent) {
-    const id = await prisma.$transaction((tx) => raiseOne(tx, system, now)).catch(lostToAnotherNode)
-    if (id) raised.push({ id, organizationId: system.organizationId, systemId: system.id })
+  const raised: Raised[] = []
+  // Chunks in system id order, so two sweepers on PostgreSQL take the keys in the same order (no deadlock).
+  // Each chunk is announced once committed: a later chunk failing does not hold back its notifications.
+  for (const chunk of chunked([...silent].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), RAISE_CHUNK)) {
+    const won = await raiseChunk(chunk, now)
+    announce(won)
+    raised.push(...won)
   }
 
   // Clear: active offline issues whose agent was seen within its delay, or is no longer watched
@@ -116,21 +156,22 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
     WHERE ${offlineIssue} AND ${isTrue('i."isActive"')}
       AND (NOT (${isTrue('a."enabled"')}) OR a."organizationId" IS NULL OR a."lastSeen" > ${cutoff})`)
   const cleared: typeof back = []
-  for (const issue of back) {
-    // a count-0 entry ends the activation in the history, so its 'cleared' entry states the outage
-    const changed = await prisma.$transaction(async (tx) => {
-      const { count } = await tx.issue.updateMany({ where: { id: issue.id, isActive: true }, data: { isActive: false, latestCount: 0, latestAt: now } })
-      if (count === 1) await tx.issueHistory.create({ data: { issueId: issue.id, timestamp: now, count: 0 } })
-      return count === 1
-    })
-    if (changed) cleared.push(issue)
+  // 200 per transaction like the raise: a fleet coming back clears in a few statements. The guarded
+  // UPDATE's RETURNING names what this node cleared (another sweeper's clears are skipped, not failed).
+  for (const chunk of chunked(back, RAISE_CHUNK)) {
+    const won = await prisma.$transaction(async (tx) => {
+      const rows = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
+        UPDATE "Issue" SET "isActive" = FALSE, "latestCount" = 0, "latestAt" = ${now}, "updatedAt" = ${now}
+        WHERE "id" IN (${Prisma.join(chunk.map((issue) => issue.id))}) AND ${isTrue('"isActive"')} RETURNING "id" AS id`)
+      // a count-0 entry ends the activation in the history, so its 'cleared' entry states the outage
+      if (rows.length) await tx.$executeRaw(Prisma.sql`INSERT INTO "IssueHistory" ("id", "issueId", "timestamp", "count") VALUES ${Prisma.join(rows.map((row) => Prisma.sql`(${rowId()}, ${row.id}, ${now}, 0)`))}`)
+      return new Set(rows.map((row) => row.id))
+    }, LARGE_TRANSACTION)
+    cleared.push(...chunk.filter((issue) => won.has(issue.id)))
   }
   await recordClears(cleared.map((c) => c.id), now)
 
-  for (const change of [...raised, ...cleared]) {
-    // System ids as ingest sends them, so notification delivery and live views react the same way.
-    emitChange({ organizationId: change.organizationId, kind: 'issue', ids: [change.systemId] })
-  }
+  announce(cleared)
   return { raised: raised.map((r) => r.id), cleared: cleared.map((c) => c.id) }
 }
 

@@ -7,6 +7,7 @@ import { deviceTree } from './project.server'
 import { loadFleetScope } from './scope.server'
 import { agentRootCauses } from '../rootcause/views.server'
 import { offlineMinutesOf } from '../agents/presence.server'
+import { byName } from '~/utils/name-order'
 
 /**
  * Agent detail (spec 02 section 2): header, Status, Info and Location cards, one tab per visible
@@ -53,7 +54,7 @@ export async function agentDetail(actor: Actor, organizationId: string, agentId:
   const assignableProjects = scope.viewableProjectIds
     .filter((id) => access.can('agent.assignToProject', id))
     .map((id) => ({ id, name: scope.projectPath(id).map((p) => p.name).join(' / ') }))
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort(byName)
   const summary = summarizeDevices(devices)
   const unassigned = agent.systems.filter((s) => s.projectId === null)
   return {

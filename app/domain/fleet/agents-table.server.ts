@@ -8,6 +8,7 @@ import { type AgentFilters, type AgentTableQuery, type SortableColumn, CONNECTED
 import { containsText, jsonText, nocase } from './dialect.server'
 import { cachedOrgRead, LARGE_FLEET_ROWS, userKey } from './org-read-cache.server'
 import { type FleetScope, loadFleetScope } from './scope.server'
+import { byName } from '~/utils/name-order'
 
 const sql = Prisma.sql
 
@@ -140,7 +141,7 @@ async function loadAgentsTable(scope: FleetScope, query: AgentTableQuery) {
   const projects = scope.viewableProjectIds
     .filter((id) => scope.access.can('agent.assignToProject', id))
     .map((id) => ({ id, name: scope.projectPath(id).map((p) => p.name).join(' / ') }))
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort(byName)
   return {
     rows: await loadAgentRows(scope, result.ids, now),
     total: result.total,

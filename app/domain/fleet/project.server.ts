@@ -10,6 +10,7 @@ import { type ChartDatum, HISTORY_SEVERITIES, SEVERITY_STEPS, severityStep } fro
 import { isTrue, utcDay } from './dialect.server'
 import { cachedOrgRead, userKey } from './org-read-cache.server'
 import { type FleetScope, loadFleetScope } from './scope.server'
+import { compareNames } from '~/utils/name-order'
 
 const sql = Prisma.sql
 const DAY_MS = 86_400_000
@@ -221,7 +222,8 @@ export function deviceTree(devices: { id: string; key: string; name: string; com
     devices.map((d) => [d.key, { id: d.id, key: d.key, name: d.name || d.key, component: d.component, product: d.product, serial: d.serial, versionSoftware: d.versionSoftware, versionFirmware: d.versionFirmware, count: d.count, children: [] }]),
   )
   const roots: DeviceNode[] = []
-  const natural = (a: { key: string }, b: { key: string }) => a.key.localeCompare(b.key, undefined, { numeric: true })
+  // one shared collator: localeCompare with options built one per comparison (thousands of devices)
+  const natural = (a: { key: string }, b: { key: string }) => compareNames(a.key, b.key)
   for (const d of [...devices].sort(natural)) {
     const parent = d.parentKey && d.parentKey !== d.key ? nodes.get(d.parentKey) : undefined
     if (parent) parent.children.push(nodes.get(d.key)!)

@@ -11,6 +11,7 @@ import { emitChange } from '../events/bus.server'
 import { parseInput } from '../parse-input'
 import { byName, heldRights, mayAssignRole, rolesVisibleIn, type HeldRight, type RoleRecord } from '../roles/role-rules.server'
 import { prisma, type Tx } from '~/utils/db.server'
+import { compareNames } from '~/utils/name-order'
 
 type Db = Tx | typeof prisma
 
@@ -134,7 +135,7 @@ export async function listMembers(actor: Actor, organizationId: string) {
       }),
     }
   })
-  members.sort((a, b) => Number(b.isOwner) - Number(a.isOwner) || a.name.localeCompare(b.name))
+  members.sort((a, b) => Number(b.isOwner) - Number(a.isOwner) || compareNames(a.name, b.name))
   return { members, memberRoles: memberRoleChoices(ctx).map(choice) }
 }
 

@@ -14,6 +14,7 @@ import { MAX_SUBSCRIPTION_STEP } from './severity'
 import { channelOptions, type ChannelOption } from './channels/channels.server'
 import { REPEAT_CHOICES_MINUTES, REPEAT_LABELS } from './follow-up-choices'
 import { prisma } from '~/utils/db.server'
+import { byName, compareNames } from '~/utils/name-order'
 
 export const SUBSCRIPTION_LEVELS = ['default', 'organization', 'project'] as const
 export type SubscriptionLevel = (typeof SUBSCRIPTION_LEVELS)[number]
@@ -103,7 +104,7 @@ function followUpChanges(before: { notifyResolved: boolean; repeatMinutes: numbe
 async function memberAccesses(actor: UserActor): Promise<OrganizationAccess[]> {
   const ids = await memberOrganizationIds(actor)
   const accesses = await Promise.all(ids.map((id) => getOrganizationAccess(actor, id).catch(() => null)))
-  return accesses.filter((a): a is OrganizationAccess => a !== null).sort((a, b) => a.organization.name.localeCompare(b.organization.name))
+  return accesses.filter((a): a is OrganizationAccess => a !== null).sort((a, b) => compareNames(a.organization.name, b.organization.name))
 }
 
 /** Projects in tree order (parents before children, siblings by name) with their depth. */
@@ -116,7 +117,7 @@ function projectTree<P extends { id: string; name: string; parentId: string | nu
   }
   const ordered: (P & { depth: number })[] = []
   const walk = (parent: string | null, depth: number) => {
-    for (const p of (children.get(parent) ?? []).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const p of (children.get(parent) ?? []).sort(byName)) {
       ordered.push({ ...p, depth })
       walk(p.id, depth + 1)
     }

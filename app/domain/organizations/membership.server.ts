@@ -4,6 +4,7 @@ import { readMemberOrganizations } from '../access/access-lookup.server'
 import { type OrganizationCapabilities } from '../access/catalogue'
 import { prisma } from '~/utils/db.server'
 import { memoIfScoped } from '~/utils/request-scope.server'
+import { byName } from '~/utils/name-order'
 
 /** Organizations the actor belongs to: owner, or holder of any access right (compiled ACL). */
 export async function memberOrganizationIds(actor: Actor): Promise<string[]> {
@@ -19,9 +20,9 @@ export async function listMemberOrganizations(actor: Actor) {
   return memoIfScoped(actor, 'member-organizations', async () => {
     // every signed-in page's sidebar: one prepared statement on SQLite
     const fast = actor.kind === 'user' ? await readMemberOrganizations(actor.userId) : null
-    if (fast) return fast
+    if (fast) return fast.sort(byName)
     const ids = await memberOrganizationIds(actor)
-    return prisma.organization.findMany({ where: { id: { in: ids } }, select: { id: true, name: true }, orderBy: { name: 'asc' } })
+    return (await prisma.organization.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } })).sort(byName)
   })
 }
 

@@ -13,6 +13,7 @@ import { parseInput } from '../parse-input'
 import { endOrganizationProxySessions } from '../relay/session-checks.server'
 import { memberOrganizationIds } from './membership.server'
 import { prisma, parseJson, type Tx } from '~/utils/db.server'
+import { byName } from '~/utils/name-order'
 
 export const BILLING_STATUSES = ['disabled', 'requested', 'enabled', 'suspended', 'internal'] as const
 export type BillingStatus = (typeof BILLING_STATUSES)[number]
@@ -159,8 +160,7 @@ async function transferCandidatesOf(access: OrganizationAccess) {
   return prisma.user.findMany({
     where: { ...(access.userId ? { NOT: { id: access.userId } } : {}), OR: [{ id: access.organization.ownerId }, holdsTransfer] },
     select: { id: true, name: true, email: true },
-    orderBy: { name: 'asc' },
-  })
+  }).then((rows) => rows.sort(byName))
 }
 
 /** Eligible new owners for the Transfer Ownership select (empty: 'No other owners available'). */
@@ -244,7 +244,7 @@ export type OrganizationListItem = {
 }
 
 /**
- * The organization grid: every organization the user belongs to, with counts of what this user
+ * The organization grid: every organization the user belongs to (in reading order of names), with counts of what this user
  * can see: the projects they may view, the agents they may list (all, or those reporting to their
  * projects) and the members (only with the Members page, org.view). A count is null when the user
  * cannot open the matching page, so the card neither counts nor links it.
@@ -254,7 +254,7 @@ export async function listOrganizationsForUser(actor: Actor): Promise<Organizati
   const ids = await memberOrganizationIds(user)
   const [profile, orgs] = await Promise.all([
     prisma.user.findUnique({ where: { id: user.userId }, select: { preferenceDefaultOrg: true } }),
-    prisma.organization.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, description: true, ownerId: true }, orderBy: { name: 'asc' } }),
+    prisma.organization.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, description: true, ownerId: true } }).then((rows) => rows.sort(byName)),
   ])
   return Promise.all(
     orgs.map(async (org) => {

@@ -13,6 +13,7 @@ import { projectSystemCounts } from '../fleet/project-system-counts.server'
 import { prisma } from '~/utils/db.server'
 import { chunked, inChunks } from '~/utils/id-chunks'
 import { heldRights, mayAssignRole, toRoleRecord } from '../roles/role-rules.server'
+import { byName } from '~/utils/name-order'
 
 const nameField = z
   .string({ required_error: 'Project name is required', invalid_type_error: 'Project name is required' })
@@ -156,7 +157,8 @@ export type ProjectNode = {
 export async function listProjects(actor: Actor, organizationId: string) {
   const access = await getOrganizationAccess(actor, organizationId)
   if (!access.capabilities().canListProjects) throw accessDenied()
-  const rows = await prisma.project.findMany({ where: { organizationId }, select: { id: true, name: true, description: true, parentId: true }, orderBy: { name: 'asc' } })
+  // in reading order ("Venue 2" before "Venue 10"): the tree keeps it at every level
+  const rows = (await prisma.project.findMany({ where: { organizationId }, select: { id: true, name: true, description: true, parentId: true } })).sort(byName)
   // Totals count only systems this viewer sees: unassigned ones need organization-level agent rights.
   const visibleIds = rows.filter((r) => access.can('project.view', r.id)).map((r) => r.id)
   const orgWide = access.can('agent.list')
@@ -247,7 +249,7 @@ export async function listProjectMembers(actor: Actor, organizationId: string, p
       where: { organizationId, OR: [{ projectId: null }, { projectId: { in: chain } }] },
       select: { userId: true, projectId: true, role: { select: { id: true, name: true } } },
     }),
-    prisma.role.findMany({ where: projectRoleWhere(organizationId), orderBy: { name: 'asc' } }),
+    prisma.role.findMany({ where: projectRoleWhere(organizationId) }).then((rows) => rows.sort(byName)),
     prisma.project.findMany({ where: { id: { in: chain } }, select: { id: true, name: true } }),
     heldRights(prisma, access.userId, organizationId),
   ])
@@ -267,7 +269,7 @@ export async function listProjectMembers(actor: Actor, organizationId: string, p
         projectRoles: own.filter((r) => r.projectId === projectId).map((r) => ({ roleId: r.role.id, roleName: r.role.name })),
       }
     })
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort(byName)
   return {
     members,
     roles: roles.map((r) => ({ id: r.id, name: r.name, resourceType: r.resourceType, assignable: mayAssignRole(access, held, toRoleRecord(r), projectId) })),

@@ -2,6 +2,7 @@ import { type Actor } from '../actor'
 import { DomainError } from '../errors'
 import { prisma } from '~/utils/db.server'
 import { connectGrant, loadConnectableAgent } from './sessions.server'
+import { byName } from '~/utils/name-order'
 
 /**
  * The remote portal screen (spec 01 section 2): the agent shown, after the same connect check the
@@ -26,7 +27,7 @@ export async function portalView(actor: Actor, input: { organizationId: string; 
       take: 200,
     })
     const connectable = candidates.filter((c) => c.id !== agent.id && mayConnect(() => connectGrant(access, c, projectId)))
-    agents = [...agents, ...connectable.map((c) => ({ id: c.id, name: c.clientName || c.id }))].sort((a, b) => a.name.localeCompare(b.name))
+    agents = [...agents, ...connectable.map((c) => ({ id: c.id, name: c.clientName || c.id }))].sort(byName)
   }
   return {
     organization: { id: access.organization.id, name: access.organization.name },

@@ -2,6 +2,7 @@ import { type Role } from '@prisma/client'
 import { type prisma, parseJson, type Tx } from '~/utils/db.server'
 import { type OrganizationAccess } from '../access/access.server'
 import { isPermission, type Permission } from '../access/catalogue'
+import { byName } from '~/utils/name-order'
 
 type Db = Tx | typeof prisma
 
@@ -30,7 +31,8 @@ export function toRoleRecord(row: Role): RoleRecord {
   }
 }
 
-export const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)
+/** Roles in reading order of names (app/utils/name-order.ts). */
+export { byName }
 
 /** Roles usable in an organization: its own plus the global ones (organizationId ''), sorted by name. */
 export async function rolesVisibleIn(db: Db, organizationId: string): Promise<RoleRecord[]> {

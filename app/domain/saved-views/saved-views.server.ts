@@ -6,6 +6,7 @@ import { invalid, notFound } from '../errors'
 import { parseInput } from '../parse-input'
 import { SAVED_VIEW_PARAMS, savedViewQuery } from './saved-view-query'
 import { prisma } from '~/utils/db.server'
+import { byName } from '~/utils/name-order'
 
 /** Views one person keeps per organization: a menu, not a library. */
 export const SAVED_VIEWS_MAX = 50
@@ -38,7 +39,7 @@ async function requireAgentList(actor: Actor, organizationId: string) {
 export async function listSavedViews(actor: Actor, organizationId: string): Promise<SavedViewItem[]> {
   const person = requirePerson(actor)
   await requireAgentList(actor, organizationId)
-  const rows = await prisma.savedView.findMany({ where: { userId: person.userId, organizationId }, orderBy: { name: 'asc' } })
+  const rows = (await prisma.savedView.findMany({ where: { userId: person.userId, organizationId } })).sort(byName)
   return rows.map((r) => ({ id: r.id, name: r.name, query: r.query, updated: r.updatedAt }))
 }
 

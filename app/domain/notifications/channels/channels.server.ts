@@ -12,6 +12,7 @@ import { enqueueChannelMessages, newEventId, deliverDueChannelMessages } from '.
 import { validateChannelUrl } from './url-guard.server'
 import { prisma } from '~/utils/db.server'
 import { getConfig } from '~/utils/env.server'
+import { byName } from '~/utils/name-order'
 
 /**
  * Settings > Notification channels (docs/notification-channels.md): webhooks, Slack and Teams
@@ -64,11 +65,12 @@ async function channelOf(organizationId: string, id: string) {
 export async function listChannels(actor: Actor, raw: unknown): Promise<{ channels: ChannelView[] }> {
   const { organization } = parseInput(listChannelsInput, raw)
   await manageAccess(actor, organization)
-  const rows = await prisma.notificationChannel.findMany({
-    where: { organizationId: organization },
-    orderBy: { name: 'asc' },
-    include: { deliveries: { orderBy: { createdAt: 'desc' }, take: 1, select: { status: true, createdAt: true, sentAt: true, lastStatusCode: true } } },
-  })
+  const rows = (
+    await prisma.notificationChannel.findMany({
+      where: { organizationId: organization },
+      include: { deliveries: { orderBy: { createdAt: 'desc' }, take: 1, select: { status: true, createdAt: true, sentAt: true, lastStatusCode: true } } },
+    })
+  ).sort(byName)
   return {
     channels: rows.map((c) => {
       const last = c.deliveries[0]
@@ -87,7 +89,7 @@ export async function listChannels(actor: Actor, raw: unknown): Promise<{ channe
 
 /** The picker on the notification settings rows: names only, for any member of the organization. */
 export async function channelOptions(organizationIds: string[]): Promise<Map<string, ChannelOption[]>> {
-  const rows = await prisma.notificationChannel.findMany({ where: { organizationId: { in: organizationIds } }, orderBy: { name: 'asc' }, select: { id: true, name: true, type: true, organizationId: true } })
+  const rows = (await prisma.notificationChannel.findMany({ where: { organizationId: { in: organizationIds } }, select: { id: true, name: true, type: true, organizationId: true } })).sort(byName)
   const map = new Map<string, ChannelOption[]>()
   for (const r of rows) map.set(r.organizationId, [...(map.get(r.organizationId) ?? []), { id: r.id, name: r.name, type: r.type as ChannelType }])
   return map
