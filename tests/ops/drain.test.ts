@@ -52,10 +52,13 @@ async function slowApiCall(portal: RunningPortal) {
   })
   // the second test never lets it finish: its failure is expected there
   answered.catch(() => undefined)
-  request.write('{')
+  const sent = new Promise<void>((resolve) => request.write('{', () => resolve()))
   request.flushHeaders()
-  // connected and the headers sent: the server accepted it before any signal
-  await new Promise<void>((resolve) => request.once('socket', (socket) => (socket.connecting ? socket.once('connect', () => resolve()) : resolve())))
+  await sent
+  // The headers have left; a round trip on another connection afterwards means the server has read
+  // them too (it reads every ready socket in one pass): the request is in flight before any signal.
+  // (A fixed 200 ms was too short at load 20: the server shut down without seeing the request.)
+  await get(`${portal.url}/healthz`)
   return { finish: () => request.end('}'), answered }
 }
 
@@ -115,7 +118,6 @@ describe('SIGTERM', () => {
   it('exits at SHUTDOWN_TIMEOUT_SECONDS when a request never finishes', async () => {
     portal = await startPortal({ SHUTDOWN_GRACE_SECONDS: '0', SHUTDOWN_TIMEOUT_SECONDS: '3' })
     const slow = await slowApiCall(portal)
-    await new Promise((resolve) => setTimeout(resolve, 200))
     process.kill(portal.pid, 'SIGTERM')
     const pid = portal.pid
     // our own bound is generous: the process's 3 s one is what ends it (it says so)
