@@ -9,7 +9,6 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { serverCommand } from '../e2e/harness'
 import { createTestDatabase } from '../setup/test-db'
 import { testPostgresUrl } from '../setup/test-postgres'
 import { freePort, rabbitmqInstalled, startNginx, startNode, type Node } from './services'
@@ -34,9 +33,8 @@ describe.skipIf(!testPostgresUrl() || !rabbitmqInstalled())('POSTs through nginx
     db = createTestDatabase('drain')
     const common = { DATABASE_URL: db.url, TRUST_PROXY: 'loopback', PUBLIC_URL: balancer, MQTT_PORT: '0', LOG_LEVEL: 'warn', SEED_DEMO: 'true', SIMULATOR_AGENTS: '0' }
     // one at a time: the first migrates the database
-    // the server bundle (importing the harness makes the run's global setup build it), not tsx
-    nodes.push(await startNode({ ...common, PORT: String(portA), NODE_ID: 'node-a', RELAY_NODE_ID: 'relay-a' }, [], serverCommand()))
-    nodes.push(await startNode({ ...common, PORT: String(portB), NODE_ID: 'node-b', RELAY_NODE_ID: 'relay-b' }, [], serverCommand()))
+    nodes.push(await startNode({ ...common, PORT: String(portA), NODE_ID: 'node-a', RELAY_NODE_ID: 'relay-a' }))
+    nodes.push(await startNode({ ...common, PORT: String(portB), NODE_ID: 'node-b', RELAY_NODE_ID: 'relay-b' }))
   }, 240_000)
 
   afterAll(async () => {

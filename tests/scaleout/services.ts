@@ -202,13 +202,9 @@ http {
 
 export type Node = { url: string; pid: number; stop: () => Promise<void>; output: () => string; exited: Promise<number | null> }
 
-/**
- * A web node (`server/start.ts`, production build) outside vitest (the bench): resolves on its
- * ready line. `entry`: the sources through tsx unless the caller passes the harness's
- * `serverCommand()` (the server bundle its run's global setup made: half the CPU of a start, decision 070).
- */
-export async function startNode(env: Record<string, string>, nodeArgs: string[] = [], entry: string[] = ['--import', 'tsx', 'server/start.ts']): Promise<Node> {
-  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
+/** A web node (`server/start.ts`, production build) outside vitest (the bench): resolves on its ready line. */
+export async function startNode(env: Record<string, string>, nodeArgs: string[] = []): Promise<Node> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/start.ts'], {
     cwd: root,
     // (vitest's own variables would make the server think it runs under a test)
     env: { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST'))), PIXELFLEET_SKIP_BUILD: '1', NODE_ENV: 'production', PORT: '0', RELAY_PORT: '0', HOST: '127.0.0.1', ...env },
