@@ -20,7 +20,7 @@ async function shots(page: Page, name: string) {
 }
 
 describe('Admin > Users', () => {
-  it('pages the users, guards the edit dialog and disabling cuts off an open session and a token at once', { timeout: 120_000 }, async () => {
+  it('pages the users, guards the edit dialog and disabling cuts off an open session and a token at once', async () => {
     const db = await portalDb(portal)
     try {
       const base = Date.UTC(2020, 0, 1)
@@ -102,7 +102,7 @@ describe('Admin > Users', () => {
 })
 
 describe('Admin > Agents', () => {
-  it('filters by name, loads more, shows codes and tunnels when expanded and removes after confirmation', { timeout: 120_000 }, async () => {
+  it('filters by name, loads more, shows codes and tunnels when expanded and removes after confirmation', async () => {
     const db = await portalDb(portal)
     let fohId = ''
     try {

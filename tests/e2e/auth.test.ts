@@ -33,7 +33,7 @@ async function followMailedLink(page: Page, to: string, path: '/auth/emailVerify
 const outboxCount = async (_page: Page, to: string) => (await outboxPage(to)).getByTestId('outbox-mail').count()
 
 describe('sign-in and account e-mail flows in the browser', () => {
-  it('creates an account, is refused until verified, resends, verifies through the outbox link, signs in and out', { timeout: 90_000 }, async () => {
+  it('creates an account, is refused until verified, resends, verifies through the outbox link, signs in and out', async () => {
     const { context, page } = await newPage(browser, portal.url)
     const email = `newcomer.${Date.now()}@e2e.test`
     await page.goto('/login')
@@ -98,7 +98,7 @@ describe('sign-in and account e-mail flows in the browser', () => {
     await context.close()
   })
 
-  it('resets a password through the confirmation, the mailed link and the reset form', { timeout: 60_000 }, async () => {
+  it('resets a password through the confirmation, the mailed link and the reset form', async () => {
     const { context, page } = await newPage(browser, portal.url)
     const email = DEMO_USERS.viewer.email
     await page.goto('/login')
@@ -148,7 +148,7 @@ describe('sign-in and account e-mail flows in the browser', () => {
     await context.close()
   })
 
-  it('changes the name on the profile and signs out after an e-mail change', { timeout: 60_000 }, async () => {
+  it('changes the name on the profile and signs out after an e-mail change', async () => {
     const { context, page } = await newPage(browser, portal.url)
     await signIn(page, DEMO_USERS.owner.email, DEMO_PASSWORD)
     await page.goto('/settings/profile')

@@ -53,10 +53,13 @@ async function slowApiCall(portal: RunningPortal) {
   })
   // the second test never lets it finish: its failure is expected there
   answered.catch(() => undefined)
-  request.write('{')
+  const sent = new Promise<void>((resolve) => request.write('{', () => resolve()))
   request.flushHeaders()
-  // connected and the headers sent: the server accepted it before any signal
-  await new Promise<void>((resolve) => request.once('socket', (socket) => (socket.connecting ? socket.once('connect', () => resolve()) : resolve())))
+  await sent
+  // The headers have left; a round trip on another connection afterwards means the server has read
+  // them too (it reads every ready socket in one pass): the request is in flight before any signal.
+  // (A fixed 200 ms was too short at load 20: the server shut down without seeing the request.)
+  await get(`${portal.url}/healthz`)
   return { finish: () => request.end('}'), answered }
 }
 
@@ -117,8 +120,8 @@ describe('SIGTERM', () => {
     portal = await startPortal({ SHUTDOWN_GRACE_SECONDS: '0', SHUTDOWN_TIMEOUT_SECONDS: '3', METRICS_PORT: '0', METRICS_HOST: '127.0.0.1' })
     const metricsPort = Number(/metrics :(\d+)/.exec(portal.output())?.[1])
     const slow = await slowApiCall(portal)
-    // signalled only once the server is serving it: on a busy machine the request can still sit
-    // unread in the socket, and a connection with no request yet is idle, closed by the drain
+    // and, to be sure, signalled only once the server counts it: a connection whose request the
+    // server has not read yet is idle, and the drain closes it
     await until('the server to count the request in flight', async () => {
       const text = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((response) => response.text())
       return /^pixelfleet_http_requests_in_flight [1-9]/m.test(text) ? true : undefined

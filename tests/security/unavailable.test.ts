@@ -143,7 +143,10 @@ function expectUnavailableApi(answer: Answer) {
 
 const pgBin = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').map((v) => `/usr/lib/postgresql/${v}/bin`).find((dir) => fs.existsSync(`${dir}/initdb`)) : undefined
 const isRoot = process.getuid?.() === 0
-const pgSkipReason = !pgBin ? 'PostgreSQL binaries are not installed' : null
+// Engine-specific, so it runs once: in the PostgreSQL run when there is one (`npm test` with
+// PIXELFLEET_TEST_POSTGRES_URL runs scripts/test-scaleout.mjs after the SQLite run), else here.
+const pgRunCovers = Boolean(process.env.PIXELFLEET_TEST_POSTGRES_URL) && process.env.PIXELFLEET_TEST_DATABASE !== 'postgres'
+const pgSkipReason = !pgBin ? 'PostgreSQL binaries are not installed' : pgRunCovers ? 'PIXELFLEET_TEST_POSTGRES_URL is set: the PostgreSQL run (npm run test:scaleout) covers it' : null
 if (pgSkipReason) console.warn(`unavailable.test.ts: PostgreSQL case skipped: ${pgSkipReason}`)
 
 async function freePort(): Promise<number> {
