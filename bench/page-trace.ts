@@ -83,9 +83,12 @@ export async function tracePage(browser: Browser, url: string, cookie?: string):
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 })
     await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8.execute', 'v8', 'blink.user_timing'] })
     await page.goto(url, { waitUntil: 'load', timeout: 600_000 })
-    // settled: no request for 3 s (the live stream stays open and does not count)
+    // settled: hydrated (React's first commit; at load 20 the modules can take longer than the
+    // quiet period below) and then no request for 3 s (the live stream stays open and does not count)
     let lastRequest = Date.now()
     page.on('request', () => (lastRequest = Date.now()))
+    await page.waitForFunction(() => (window as unknown as { __pfCommits: number }).__pfCommits > 0, undefined, { timeout: 600_000, polling: 250 }).catch(() => {})
+    lastRequest = Date.now()
     while (Date.now() - lastRequest < 3000) await page.waitForTimeout(250)
     const { reactCommits, firstCommitMs, lcp } = await page.evaluate(() => {
       const w = window as unknown as { __pfCommits: number; __pfFirstCommit?: number; __pfLcp: LcpCandidate[] }

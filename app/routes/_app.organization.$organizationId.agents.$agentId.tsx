@@ -3,6 +3,7 @@ import { useLoaderData, useSearchParams, type UIMatch } from '@remix-run/react'
 import { AlertTriangle, Server } from 'lucide-react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
 import { InfoCard, StatusCard } from '~/components/fleet/agent-detail-cards'
+import { ComponentIconSprite } from '~/components/fleet/component-icon-sprite'
 import { SettingsTab, SystemTab } from '~/components/fleet/agent-detail-tabs'
 import { LocationCard } from '~/components/fleet/agent-location-card'
 import { ConnectionIcon } from '~/components/fleet/status'
@@ -87,6 +88,7 @@ export default function AgentDetailPage() {
         ))}
       </nav>
       {system ? <SystemTab system={system} data={data} organizationId={organization.id} /> : <SettingsTab data={data} organizationId={organization.id} />}
+      <ComponentIconSprite />
     </div>
   )
 }

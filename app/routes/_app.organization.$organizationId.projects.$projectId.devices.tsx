@@ -1,6 +1,7 @@
 import { type LoaderFunctionArgs } from '@remix-run/node'
 import { Link, useLoaderData } from '@remix-run/react'
 import { GeneralErrorBoundary } from '~/components/error-boundary'
+import { ComponentIconSprite } from '~/components/fleet/component-icon-sprite'
 import { DeviceTree } from '~/components/fleet/device-tree'
 import { ConnectionIcon } from '~/components/fleet/status'
 import { EmptyState } from '~/components/page-header'
@@ -44,6 +45,7 @@ export default function ProjectDevices() {
         </Card>
       ))}
       {pageCount > 1 ? <Pager page={page} pageCount={pageCount} pageSize={pageSize} total={total} noun={total === 1 ? 'system' : 'systems'} /> : null}
+      <ComponentIconSprite />
     </div>
   )
 }

@@ -5,13 +5,42 @@ import { useMemo, useState } from 'react'
 import { COLUMN_LABELS, type SortableColumn } from '~/domain/fleet/agents-table-state'
 import type { AgentTableRow } from '~/domain/fleet/agents-table.server'
 import { cn } from '~/utils/cn'
-import { Button } from '../ui/button'
-import { Tooltip } from '../ui/tooltip'
+import { buttonVariants } from '../ui/button'
 import { type useAgentSelection } from './bulk-bar'
 import { LastSeen, type LastSeenMode, nextLastSeenMode } from './last-seen'
 import { ConnectionIcon, HealthCell, RemoteConnect, portalLink } from './status'
 
 const header = (id: SortableColumn) => COLUMN_LABELS[id]
+
+// The row actions as plain elements with the ghost icon button's classes, computed once, and their
+// tooltips as `data-tip` for the table's TooltipHost: no Button, Slot or Tooltip component per row
+// to hydrate (the same DOM as `<Tooltip><Button asChild>` inside a TooltipHost).
+const ROW_ICON_BUTTON = cn(buttonVariants({ variant: 'ghost', size: 'icon' }), 'size-7')
+const ROW_REMOVE_BUTTON = cn(ROW_ICON_BUTTON, 'text-muted-foreground hover:text-destructive')
+
+/**
+ * What each column's cell shows of its agent (agent-row-view.tsx re-renders a cell only when one of
+ * these changed): a live reload that moves an agent's Last Seen re-renders that one cell, not its row.
+ * Keep in step with the cells below; a column without an entry re-renders with any change of its agent.
+ */
+export const CELL_READS: Record<string, (r: AgentTableRow) => unknown[]> = {
+  select: (r) => [r.id, r.name],
+  expand: () => [],
+  id: (r) => [r.id],
+  connected: (r) => [r.isConnected, r.lastSeen === null],
+  name: (r) => [r.id, r.name],
+  health: (r) => [r.alertsCount, r.alertsSeverity, r.deviationsCount, r.deviationsSeverity, r.weightedAlertsScore],
+  serial: (r) => [r.serial],
+  systemsCount: (r) => [r.systemsTotal, r.systemsAssigned],
+  systemsTotal: (r) => [r.systemsTotal],
+  systemsAssigned: (r) => [r.systemsAssigned],
+  systemsAvailable: (r) => [r.systemsAvailable],
+  product: (r) => [r.product],
+  version: (r) => [r.version],
+  lastSeen: (r) => [r.lastSeen],
+  remoteConnect: (r) => [r.id, r.isConnected, r.isTunnelConnected, r.canConnect, r.remoteConnectionState, r.tunnelStatusMessage],
+  actions: (r) => [r.id, r.name, r.isConnected, r.isTunnelConnected, r.canConnect],
+}
 
 /**
  * The agents list's columns: selection and expansion first, then the data columns (their ids are
@@ -88,11 +117,9 @@ export function useAgentsColumns({
           <span className="flex items-center gap-2">
             <HealthCell {...row.original} />
             {row.original.weightedAlertsScore ? (
-              <Tooltip content="Weighted alerts score: alert count ^ (6 - worst severity), plus the same for deviations">
-                <span className="font-mono text-[11px] text-muted-foreground" data-testid="health-score">
-                  {row.original.weightedAlertsScore}
-                </span>
-              </Tooltip>
+              <span className="font-mono text-[11px] text-muted-foreground" data-testid="health-score" data-tip="Weighted alerts score: alert count ^ (6 - worst severity), plus the same for deviations">
+                {row.original.weightedAlertsScore}
+              </span>
             ) : null}
           </span>
         ),
@@ -135,26 +162,20 @@ export function useAgentsColumns({
         cell: ({ row }) => (
           <span className="flex justify-end gap-0.5">
             {row.original.isConnected && row.original.isTunnelConnected && row.original.canConnect ? (
-              <Tooltip content="Open remote portal">
-                <Button asChild variant="ghost" size="icon" className="size-7">
-                  <Link to={portalLink(organizationId, row.original.id, location.pathname + location.search)} aria-label={`Open portal of ${row.original.name}`}>
-                    <ExternalLink />
-                  </Link>
-                </Button>
-              </Tooltip>
+              <Link to={portalLink(organizationId, row.original.id, location.pathname + location.search)} className={ROW_ICON_BUTTON} aria-label={`Open portal of ${row.original.name}`} data-tip="Open remote portal">
+                <ExternalLink />
+              </Link>
             ) : null}
             {canDelete ? (
-              <Tooltip content="Remove agent">
-                <Button variant="ghost" size="icon" className="size-7 text-muted-foreground hover:text-destructive" aria-label={`Remove ${row.original.name}`} onClick={() => onRemove(row.original)}>
-                  <Trash2 />
-                </Button>
-              </Tooltip>
+              <button type="button" className={ROW_REMOVE_BUTTON} aria-label={`Remove ${row.original.name}`} data-tip="Remove agent" onClick={() => onRemove(row.original)}>
+                <Trash2 />
+              </button>
             ) : null}
           </span>
         ),
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the selection's state is read through `bulk`, which changes with it
-    [organizationId, lastSeenMode, canDelete, location.pathname, location.search, bulk.selection, pageAllSelected, onRemove],
+    [organizationId, lastSeenMode, canDelete, location.pathname, location.search, bulk.selection, pageAllSelected, pageIds, onRemove],
   )
 }

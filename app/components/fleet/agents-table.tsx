@@ -1,6 +1,6 @@
 import { useFetcher } from '@remix-run/react'
 import { type ColumnFiltersState, type ExpandedState, type SortingState, type VisibilityState, getCoreRowModel, useReactTable } from '@tanstack/react-table'
-import { useEffect, useMemo, useState } from 'react'
+import { memo, useEffect, useMemo, useState } from 'react'
 import { toast } from 'sonner'
 import { HIDDEN_BY_DEFAULT, parseColumns, parseExpanded, parseFilters, parseSorting } from '~/domain/fleet/agents-table-state'
 import type { AgentTableRow } from '~/domain/fleet/agents-table.server'
@@ -32,8 +32,9 @@ export type AgentsTableData = {
  * and the loader applies them in the database; TanStack Table runs in manual mode.
  * The parts: use-table-params.ts (the URL state), agents-toolbar.tsx, bulk-bar.tsx,
  * agents-columns.tsx, agents-table-head.tsx, agent-row-view.tsx and agents-pager.tsx.
+ * Memoized: the page renders on every router update, the table only when its data or props change.
  */
-export function AgentsTable({
+export const AgentsTable = memo(function AgentsTable({
   organization,
   data,
   canDelete,
@@ -70,7 +71,9 @@ export function AgentsTable({
   const rows = useStableOrder(useSharedRows(data.rows), urlKey, liveSort)
 
   const bulk = useAgentSelection()
-  const pageIds = rows.map((r) => r.id)
+  // the same array while the page shows the same agents: the columns (and so every cell) depend on it
+  const pageIdsKey = rows.map((r) => r.id).join('\n')
+  const pageIds = useMemo(() => (pageIdsKey ? pageIdsKey.split('\n') : []), [pageIdsKey])
   const columns = useAgentsColumns({ organizationId: organization.id, canDelete, bulk, pageIds, onRemove: setRemoving })
 
   const table = useReactTable({
@@ -156,6 +159,7 @@ export function AgentsTable({
         params={params}
         filters={filters}
         update={update}
+        columnVisibility={columnVisibility}
         liveSort={liveSort}
         onLiveSortChange={setLiveSort}
       />
@@ -216,4 +220,4 @@ export function AgentsTable({
       />
     </div>
   )
-}
+})

@@ -1,7 +1,7 @@
 import { useFetcher } from '@remix-run/react'
-import { type Table } from '@tanstack/react-table'
+import { type Table, type VisibilityState } from '@tanstack/react-table'
 import { Download, Settings2, X } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { COLUMN_LABELS, CONNECTED_VALUES, type ColumnFilter, FACETS, type SortableColumn, parseFilters } from '~/domain/fleet/agents-table-state'
 import type { AgentTableRow, FacetOption } from '~/domain/fleet/agents-table.server'
 import { useDebouncedCallback } from '~/utils/use-debounced-callback'
@@ -16,6 +16,10 @@ import { encodeOrNull, type UpdateTableParams } from './use-table-params'
 const FACET_TITLES: Record<(typeof FACETS)[number], string> = { product: 'Product', version: 'Version', connected: 'Connected', input: 'Input' }
 const NAME_DEBOUNCE_MS = 300
 const FACETS_DELAY_MS = 500
+// the facets' fallbacks as constants, so the memoized filters keep their props between renders
+const NO_VALUES: string[] = []
+const NO_OPTIONS: FacetOption[] = []
+const CONNECTED_OPTIONS = CONNECTED_VALUES.map((value) => ({ value })) as FacetOption[]
 
 /**
  * The toolbar above the agents list: the name filter (applied 300 ms after the last keystroke,
@@ -29,6 +33,7 @@ export function AgentsToolbar({
   params,
   filters,
   update,
+  columnVisibility,
   liveSort,
   onLiveSortChange,
 }: {
@@ -39,6 +44,8 @@ export function AgentsToolbar({
   params: URLSearchParams
   filters: ColumnFilter[]
   update: UpdateTableParams
+  /** what the View menu's checkboxes show (the table instance itself never changes) */
+  columnVisibility: VisibilityState
   liveSort: boolean
   onLiveSortChange: (on: boolean) => void
 }) {
@@ -46,13 +53,18 @@ export function AgentsToolbar({
   const [nameText, setNameText] = useState(nameFilter)
   useEffect(() => setNameText(nameFilter), [nameFilter])
 
-  const setFilter = (id: ColumnFilter['id'], value: string | string[]) =>
-    update((prev) => {
-      const next = [...parseFilters(prev.get('filters')).filter((f) => f.id !== id), { id, value } as ColumnFilter]
-      return { filters: encodeOrNull(next.filter((f) => (Array.isArray(f.value) ? f.value.length : f.value))) }
-    }, true)
+  const setFilter = useCallback(
+    (id: ColumnFilter['id'], value: string | string[]) =>
+      update((prev) => {
+        const next = [...parseFilters(prev.get('filters')).filter((f) => f.id !== id), { id, value } as ColumnFilter]
+        return { filters: encodeOrNull(next.filter((f) => (Array.isArray(f.value) ? f.value.length : f.value))) }
+      }, true),
+    [update],
+  )
+  // one stable handler per facet: the toolbar renders on every router update (its fetcher), the filters do not
+  const facetChange = useMemo(() => Object.fromEntries(FACETS.map((id) => [id, (values: string[]) => setFilter(id, values)])), [setFilter])
   const applyName = useDebouncedCallback((value: string) => setFilter('name', value.trim()), NAME_DEBOUNCE_MS)
-  const facetValues = (id: string) => (filters.find((f) => f.id === id)?.value as string[] | undefined) ?? []
+  const facetValues = (id: string) => (filters.find((f) => f.id === id)?.value as string[] | undefined) ?? NO_VALUES
 
   // Filter options load 500 ms after mount (spec 02 section 2). A live update of the table marks
   // them stale, and they reload when a filter opens (or at once when one is open): reloading on every
@@ -76,18 +88,17 @@ export function AgentsToolbar({
     if (facets.current.open) facetsLoad(facetsUrl)
     else facets.current.stale = true
   }, [tableData, facetsLoad, facetsUrl])
-  const onFacetOpenChange = (open: boolean) => {
-    facets.current.open += open ? 1 : -1
-    if (open && facets.current.stale) {
-      facets.current.stale = false
-      facetsLoad(facetsUrl)
-    }
-  }
-  const facetOptions = (id: (typeof FACETS)[number]): FacetOption[] => {
-    const loaded = facetsFetcher.data?.facets[id]
-    if (loaded) return loaded
-    return id === 'connected' ? CONNECTED_VALUES.map((value) => ({ value })) as FacetOption[] : []
-  }
+  const onFacetOpenChange = useCallback(
+    (open: boolean) => {
+      facets.current.open += open ? 1 : -1
+      if (open && facets.current.stale) {
+        facets.current.stale = false
+        facetsLoad(facetsUrl)
+      }
+    },
+    [facetsLoad, facetsUrl],
+  )
+  const facetOptions = (id: (typeof FACETS)[number]): FacetOption[] => facetsFetcher.data?.facets[id] ?? (id === 'connected' ? CONNECTED_OPTIONS : NO_OPTIONS)
 
   const filtered = filters.length > 0
   const exportHref = `/resources/agents-csv?${new URLSearchParams({ organizationId, ...Object.fromEntries(['filters', 'sorting', 'columns'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : []))) })}`
@@ -117,7 +128,7 @@ export function AgentsToolbar({
           options={facetOptions(id)}
           loading={id !== 'connected' && !facetsFetcher.data}
           selected={facetValues(id)}
-          onChange={(values) => setFilter(id, values)}
+          onChange={facetChange[id]!}
           onOpenChange={onFacetOpenChange}
         />
       ))}
@@ -137,26 +148,33 @@ export function AgentsToolbar({
             <Download /> Export CSV
           </a>
         </Button>
-        <DropdownMenu>
-          <DropdownMenuTrigger asChild>
-            <Button variant="outline" size="sm" className="h-8">
-              <Settings2 /> View
-            </Button>
-          </DropdownMenuTrigger>
-          <DropdownMenuContent align="end">
-            <DropdownMenuLabel>Toggle columns</DropdownMenuLabel>
-            <DropdownMenuSeparator />
-            {table
-              .getAllLeafColumns()
-              .filter((c) => c.getCanHide())
-              .map((c) => (
-                <DropdownMenuCheckboxItem key={c.id} checked={c.getIsVisible()} onCheckedChange={(v) => c.toggleVisibility(Boolean(v))} onSelect={(e) => e.preventDefault()}>
-                  {COLUMN_LABELS[c.id as SortableColumn]}
-                </DropdownMenuCheckboxItem>
-              ))}
-          </DropdownMenuContent>
-        </DropdownMenu>
+        <ColumnsMenu table={table} columnVisibility={columnVisibility} />
       </div>
     </div>
   )
 }
+
+/** The View menu that toggles columns; memoized, it renders again only when the visible columns change. */
+const ColumnsMenu = memo(function ColumnsMenu({ table }: { table: Table<AgentTableRow>; columnVisibility: VisibilityState }) {
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="outline" size="sm" className="h-8">
+          <Settings2 /> View
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuLabel>Toggle columns</DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        {table
+          .getAllLeafColumns()
+          .filter((c) => c.getCanHide())
+          .map((c) => (
+            <DropdownMenuCheckboxItem key={c.id} checked={c.getIsVisible()} onCheckedChange={(v) => c.toggleVisibility(Boolean(v))} onSelect={(e) => e.preventDefault()}>
+              {COLUMN_LABELS[c.id as SortableColumn]}
+            </DropdownMenuCheckboxItem>
+          ))}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  )
+})

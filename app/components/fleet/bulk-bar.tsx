@@ -1,6 +1,6 @@
 import { useRevalidator, useSearchParams } from '@remix-run/react'
 import { Download, FolderInput, Trash2, X } from 'lucide-react'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { toast } from 'sonner'
 import { filtersToQuery, parseFilters } from '~/domain/fleet/agents-table-state'
 import type { BulkSelection, BulkSummary } from '~/domain/fleet/bulk.server'
@@ -17,7 +17,13 @@ export function useAgentSelection() {
   const [params] = useSearchParams()
   const filters = params.get('filters') ?? ''
   const [selection, setSelection] = useState<AgentSelection>({ mode: 'ids', ids: new Set() })
-  useEffect(() => setSelection({ mode: 'ids', ids: new Set() }), [filters])
+  // a new filter clears the selection; not on mount, where a new empty selection would re-render every row after hydration
+  const selectedFilters = useRef(filters)
+  useEffect(() => {
+    if (selectedFilters.current === filters) return
+    selectedFilters.current = filters
+    setSelection({ mode: 'ids', ids: new Set() })
+  }, [filters])
   const isSelected = (id: string) => selection.mode === 'filtered' || selection.ids.has(id)
   const toggle = (id: string, on: boolean) =>
     setSelection((s) => {

@@ -1,30 +1,20 @@
-import { ChevronDown, ChevronRight, Cpu, Fan, Grid3x3, HardDrive, Monitor, Network, Plug, Projector, Server } from 'lucide-react'
-import { useState } from 'react'
+import { ChevronDown, ChevronRight } from 'lucide-react'
+import { memo, useState } from 'react'
 import { componentLabel } from '~/domain/fleet/labels'
 import type { DeviceNode } from '~/domain/fleet/project.server'
-
-export const COMPONENT_ICONS: Record<string, typeof Cpu> = {
-  display: Monitor,
-  matrix: Grid3x3,
-  other: HardDrive,
-  pdu: Plug,
-  processor: Cpu,
-  projector: Projector,
-  receiver: Fan,
-  switch: Network,
-  system: Server,
-}
-
-export function ComponentIcon({ component, className }: { component: string; className?: string }) {
-  const Icon = COMPONENT_ICONS[component] ?? HardDrive
-  return <Icon className={className ?? 'size-3.5 text-muted-foreground'} aria-hidden />
-}
+import { SpriteComponentIcon } from './component-icon-sprite'
 
 /** A parent with more children than this starts collapsed (a processor's 50 tiles would bury the other devices). */
 const OPEN_CHILDREN_LIMIT = 12
 
-/** Devices nested under their parent; nodes with a few children start open down to `openDepth`. */
-export function DeviceTree({ nodes, openDepth = 1 }: { nodes: DeviceNode[]; openDepth?: number }) {
+type DeviceTreeProps = { nodes: DeviceNode[]; openDepth?: number }
+
+/**
+ * Devices nested under their parent; nodes with a few children start open down to `openDepth`.
+ * Icons come from <ComponentIconSprite>, which the page renders once (a tree of 50 devices drew
+ * 50 inline SVGs). Memoized by content: a live reload answers new objects for unchanged devices.
+ */
+export const DeviceTree = memo(function DeviceTree({ nodes, openDepth = 1 }: DeviceTreeProps) {
   if (!nodes.length) return <p className="text-xs text-muted-foreground">No devices reported.</p>
   return (
     <ul role="tree" className="text-[13px]">
@@ -33,7 +23,7 @@ export function DeviceTree({ nodes, openDepth = 1 }: { nodes: DeviceNode[]; open
       ))}
     </ul>
   )
-}
+}, (a: DeviceTreeProps, b: DeviceTreeProps) => a.openDepth === b.openDepth && (a.nodes === b.nodes || JSON.stringify(a.nodes) === JSON.stringify(b.nodes)))
 
 /** '18 tiles' when a parent's children share one kind, else '5 devices'. */
 function childrenSummary({ children }: DeviceNode) {
@@ -56,7 +46,7 @@ function DeviceTreeNode({ node, depth, openDepth }: { node: DeviceNode; depth: n
         ) : (
           <span className="w-[18px]" />
         )}
-        <ComponentIcon component={node.component} />
+        <SpriteComponentIcon component={node.component} />
         <span className="font-medium">{node.name}</span>
         <span className="text-xs text-muted-foreground">
           {componentLabel(node.component)}

@@ -7,11 +7,18 @@ import { Card, CardHeader, CardTitle } from '~/components/ui/card'
 import { TimeAgo } from '~/components/ui/date-time'
 import { ConfirmDialog, Dialog } from '~/components/ui/dialog'
 import { NativeSelect } from '~/components/ui/native-select'
+import { TooltipHost } from '~/components/ui/delegated-tooltip'
 import { Tooltip } from '~/components/ui/tooltip'
 import type { Member, MemberAccessRight } from '~/domain/members/members.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { formatDateTime } from '~/utils/format-time'
 import { useApiMutation } from '~/utils/use-api-mutation'
+
+/**
+ * Last Seen's full date, in the browser's zone when shown (the server's zone would differ in the
+ * HTML), for the table's one TooltipHost instead of a Radix tooltip per member; other tips as given.
+ */
+const tipText = (element: HTMLElement) => (element.dataset.seen ? formatDateTime(Number(element.dataset.seen)) : element.dataset.tip ?? '')
 
 /** The organization's members with their roles; a row expands to the member's access rights. */
 export function MembersTable({ members }: { members: Member[] }) {
@@ -53,11 +60,9 @@ export function MembersTable({ members }: { members: Member[] }) {
         cell: ({ getValue }) => {
           const seen = getValue<number | null>()
           return seen ? (
-            <Tooltip content={formatDateTime(seen)}>
-              <span>
-                <TimeAgo value={seen} />
-              </span>
-            </Tooltip>
+            <span data-tip="" data-seen={seen}>
+              <TimeAgo value={seen} />
+            </span>
           ) : (
             <span className="text-muted-foreground">Never</span>
           )
@@ -91,7 +96,7 @@ export function MembersTable({ members }: { members: Member[] }) {
       <CardHeader>
         <CardTitle>Members ({members.length})</CardTitle>
       </CardHeader>
-      <div className="relative overflow-x-auto">
+      <TooltipHost className="relative overflow-x-auto" text={tipText}>
       <table className="w-full text-sm" aria-label="Members">
         <thead className="border-b bg-muted/40 text-left text-xs text-muted-foreground">
           {table.getHeaderGroups().map((group) => (
@@ -126,7 +131,7 @@ export function MembersTable({ members }: { members: Member[] }) {
           ))}
         </tbody>
       </table>
-      </div>
+      </TooltipHost>
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(open) => !open && setRemoving(null)}
