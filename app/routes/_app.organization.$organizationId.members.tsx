@@ -21,6 +21,7 @@ import { listMembers, type Member } from '~/domain/members/members.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { type ApiError } from '~/utils/api-client'
 import { domainCall } from '~/utils/errors.server'
+import { formatCount } from '~/utils/format-time'
 import { requireOrgPermission } from '~/utils/org-route.server'
 import { useApiMutation } from '~/utils/use-api-mutation'
 import { useLiveRevalidate } from '~/utils/use-live-revalidate'
@@ -152,7 +153,7 @@ function InvitesTable({ invites }: { invites: Invite[] }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Invites ({invites.length})</CardTitle>
+        <CardTitle>Invites ({formatCount(invites.length)})</CardTitle>
       </CardHeader>
       {invites.length === 0 ? (
         <CardContent>

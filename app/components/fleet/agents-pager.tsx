@@ -4,6 +4,7 @@ import { PAGE_SIZES } from '~/domain/fleet/agents-table-state'
 import { Button } from '../ui/button'
 import { NativeSelect } from '../ui/native-select'
 import { type UpdateTableParams } from './use-table-params'
+import { formatCount } from '~/utils/format-time'
 
 /** Under the agents list: the agent count, rows per page (25 is left out of the URL) and the page buttons. */
 export const AgentsPager = memo(function AgentsPager({
@@ -22,7 +23,7 @@ export const AgentsPager = memo(function AgentsPager({
   return (
     <div className="flex flex-wrap items-center justify-between gap-3 text-xs text-muted-foreground">
       <span>
-        {total} agent{total === 1 ? '' : 's'}
+        {formatCount(total)} agent{total === 1 ? '' : 's'}
       </span>
       <div className="flex items-center gap-4">
         <label className="flex items-center gap-2">

@@ -8,6 +8,7 @@ import { Alert } from '../ui/alert'
 import { Button } from '../ui/button'
 import { ConfirmDialog } from '../ui/dialog'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
+import { formatCount } from '~/utils/format-time'
 
 /** Ticked agents of the list, or 'every agent matching the filters' (resolved on the server). */
 export type AgentSelection = { mode: 'ids'; ids: Set<string> } | { mode: 'filtered' }
@@ -147,11 +148,11 @@ export function BulkBar({
       {count || busy ? (
         <div className="flex flex-wrap items-center gap-2 rounded-md border bg-muted/40 px-3 py-1.5 text-xs">
           <span className="font-medium" data-testid="bulk-count">
-            {selection.mode === 'filtered' ? `All ${total} filtered agent(s) selected` : `${count} selected`}
+            {selection.mode === 'filtered' ? `All ${formatCount(total)} filtered agent(s) selected` : `${formatCount(count)} selected`}
           </span>
           {pageAllSelected && total > count ? (
             <Button variant="link" size="sm" className="h-auto p-0 text-xs" onClick={() => setSelection({ mode: 'filtered' })}>
-              Select all {total} filtered
+              Select all {formatCount(total)} filtered
             </Button>
           ) : null}
           <Button variant="link" size="sm" className="h-auto p-0 text-xs text-muted-foreground" onClick={clear} disabled={busy}>
@@ -194,7 +195,7 @@ export function BulkBar({
             <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
           </div>
           <span className="tabular-nums">
-            {progress.processed} of {progress.total}
+            {formatCount(progress.processed)} of {formatCount(progress.total)}
           </span>
         </div>
       ) : null}

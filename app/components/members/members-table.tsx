@@ -11,7 +11,7 @@ import { TooltipHost } from '~/components/ui/delegated-tooltip'
 import { Tooltip } from '~/components/ui/tooltip'
 import type { Member, MemberAccessRight } from '~/domain/members/members.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
-import { formatDateTime } from '~/utils/format-time'
+import { formatCount, formatDateTime } from '~/utils/format-time'
 import { useApiMutation } from '~/utils/use-api-mutation'
 
 /**
@@ -94,7 +94,7 @@ export function MembersTable({ members }: { members: Member[] }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Members ({members.length})</CardTitle>
+        <CardTitle>Members ({formatCount(members.length)})</CardTitle>
       </CardHeader>
       <TooltipHost className="relative overflow-x-auto" text={tipText}>
       <table className="w-full text-sm" aria-label="Members">
