@@ -11,43 +11,10 @@
  * This module is ingest's whole SQL interface (`openIngestDatabase`, `statementsOf`, `newId`,
  * `sqlDate`, the row types): a PostgreSQL implementation (sql-pg.server.ts) exports the same.
  */
-import { randomFillSync } from 'node:crypto'
 import Database, { type Statement } from 'better-sqlite3'
 
-/** Random bytes fetched in bulk: every message needs two or more fresh ids. */
-const ID_BYTES = 15
-const idPool = Buffer.alloc(ID_BYTES * 1024)
-let idOffset = idPool.length
-/** The offset of ID_BYTES fresh random bytes in idPool. */
-function randomOffset(): number {
-  if (idOffset === idPool.length) {
-    randomFillSync(idPool)
-    idOffset = 0
-  }
-  idOffset += ID_BYTES
-  return idOffset - ID_BYTES
-}
-/** A row id like Prisma's nanoid(20): 20 url-safe random characters. */
-export function newId(): string {
-  const at = randomOffset()
-  return idPool.toString('base64url', at, at + ID_BYTES)
-}
-
-/** nanoid's url-safe characters in ASCII order, so that ids compare like the numbers they encode. */
-const ORDERED_ALPHABET = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz'
-/**
- * An id of 20 url-safe characters like newId(), whose first 8 encode the millisecond `now`:
- * rows of an append-only table (agent events) then go in at the end of its primary-key index
- * instead of at a random place in it (one more dirty index page per event in every commit).
- * The other 12 characters are random (72 bits).
- */
-export function newOrderedId(now = Date.now()): string {
-  let id = ''
-  for (let i = 0, t = now; i < 8; i++, t = Math.floor(t / 64)) id = ORDERED_ALPHABET[t % 64] + id
-  const at = randomOffset()
-  for (let i = 0; i < 12; i++) id += ORDERED_ALPHABET[idPool[at + i] & 63]
-  return id
-}
+// ids as Prisma makes them, shared with the domain's raw inserts
+export { newId, newOrderedId } from '~/utils/row-id.server'
 
 /** The text the Prisma SQLite adapter stores for a DateTime. */
 export const sqlDate = (time: Date | number) => new Date(time).toISOString().replace('Z', '+00:00')

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { Prisma } from '@prisma/client'
 import { z } from 'zod'
 import { type Actor } from '../actor'
@@ -13,6 +12,7 @@ import { OFFLINE_ISSUE, OFFLINE_MINUTES } from './state'
 import { isTrue } from '../fleet/dialect.server'
 import { prisma, isPostgres } from '~/utils/db.server'
 import { chunked } from '~/utils/id-chunks'
+import { newId } from '~/utils/row-id.server'
 import { LARGE_TRANSACTION } from '../large-transaction'
 import { startPoller } from '../jobs/poller.server'
 
@@ -33,9 +33,6 @@ type Raised = { id: string; organizationId: string; systemId: string }
 
 /** Systems raised per transaction: a few statements each, short enough not to hold the write lock long. */
 export const RAISE_CHUNK = 200
-
-/** A row id like Prisma's nanoid(20) (the raw INSERT makes its own). */
-const rowId = () => randomBytes(15).toString('base64url')
 
 /**
  * Raises the offline issues of a chunk of systems in one transaction and a few statements: the new
@@ -59,7 +56,7 @@ async function raiseChunk(chunk: SilentSystem[], now: Date): Promise<Raised[]> {
     if (fresh.length) {
       const values = fresh.map(
         (system) =>
-          Prisma.sql`(${rowId()}, ${system.id}, ${OFFLINE_ISSUE.kind}, ${OFFLINE_ISSUE.key}, ${OFFLINE_ISSUE.component}, ${message(Number(system.minutes))}, ${SEVERITY.critical}, 1, ${now}, TRUE, 1, '', ${now}, ${now})`,
+          Prisma.sql`(${newId()}, ${system.id}, ${OFFLINE_ISSUE.kind}, ${OFFLINE_ISSUE.key}, ${OFFLINE_ISSUE.component}, ${message(Number(system.minutes))}, ${SEVERITY.critical}, 1, ${now}, TRUE, 1, '', ${now}, ${now})`,
       )
       rows.push(
         ...(await tx.$queryRaw<{ id: string; systemId: string }[]>(Prisma.sql`
@@ -78,7 +75,7 @@ async function raiseChunk(chunk: SilentSystem[], now: Date): Promise<Raised[]> {
       )
     }
     if (rows.length) {
-      await tx.$executeRaw(Prisma.sql`INSERT INTO "IssueHistory" ("id", "issueId", "timestamp", "count") VALUES ${Prisma.join(rows.map((row) => Prisma.sql`(${rowId()}, ${row.id}, ${now}, 1)`))}`)
+      await tx.$executeRaw(Prisma.sql`INSERT INTO "IssueHistory" ("id", "issueId", "timestamp", "count") VALUES ${Prisma.join(rows.map((row) => Prisma.sql`(${newId()}, ${row.id}, ${now}, 1)`))}`)
     }
     return rows
   }, LARGE_TRANSACTION)
@@ -164,7 +161,7 @@ export async function sweepOfflineAgents(now = new Date()): Promise<SweepResult>
         UPDATE "Issue" SET "isActive" = FALSE, "latestCount" = 0, "latestAt" = ${now}, "updatedAt" = ${now}
         WHERE "id" IN (${Prisma.join(chunk.map((issue) => issue.id))}) AND ${isTrue('"isActive"')} RETURNING "id" AS id`)
       // a count-0 entry ends the activation in the history, so its 'cleared' entry states the outage
-      if (rows.length) await tx.$executeRaw(Prisma.sql`INSERT INTO "IssueHistory" ("id", "issueId", "timestamp", "count") VALUES ${Prisma.join(rows.map((row) => Prisma.sql`(${rowId()}, ${row.id}, ${now}, 0)`))}`)
+      if (rows.length) await tx.$executeRaw(Prisma.sql`INSERT INTO "IssueHistory" ("id", "issueId", "timestamp", "count") VALUES ${Prisma.join(rows.map((row) => Prisma.sql`(${newId()}, ${row.id}, ${now}, 0)`))}`)
       return new Set(rows.map((row) => row.id))
     }, LARGE_TRANSACTION)
     cleared.push(...chunk.filter((issue) => won.has(issue.id)))
