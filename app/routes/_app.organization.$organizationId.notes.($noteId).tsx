@@ -16,6 +16,7 @@ import { CopyNoteLinkButton, noteHref } from '~/components/notes/copy-note-link'
 import {
   NOTE_COLOR_CLASSES,
   NoteActionButtons,
+  NoteContent,
   NoteForm,
   UNSAVED_NOTE_TEXT,
   useNoteMutation,
@@ -271,9 +272,7 @@ function NoteDialog({
           />
         ) : (
           <div className="flex flex-col gap-3">
-            <div className={cn('max-h-80 overflow-y-auto whitespace-pre-wrap break-words rounded-md border p-3 text-[13px] leading-relaxed', NOTE_COLOR_CLASSES[note.color].card)}>
-              {note.content || <span className="italic text-muted-foreground">Empty note</span>}
-            </div>
+            <NoteContent note={note} className="max-h-80 overflow-y-auto" />
             <p className="text-xs text-muted-foreground">
               {note.authorName} · created <DateTime value={note.created} /> · updated <DateTime value={note.updated} />
             </p>

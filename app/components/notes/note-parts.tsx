@@ -59,6 +59,15 @@ export function useNoteMutation(organizationId: string, onDone?: (intent: NoteIn
   return { submit, busy: fetcher.state !== 'idle', failure }
 }
 
+/** A note's text in its colour's card, or 'Empty note'; the panel and the note page show it alike. */
+export function NoteContent({ note, className }: { note: Pick<NoteItem, 'content' | 'color'>; className?: string }) {
+  return (
+    <div className={cn('whitespace-pre-wrap break-words rounded-md border p-3 text-[13px] leading-relaxed', NOTE_COLOR_CLASSES[note.color].card, className)}>
+      {note.content || <span className="italic text-muted-foreground">Empty note</span>}
+    </div>
+  )
+}
+
 export function NoteColorPicker({ value, onChange }: { value: NoteColor; onChange: (color: NoteColor) => void }) {
   return (
     <div role="radiogroup" aria-label="Color" className="flex items-center gap-1.5">

@@ -9,7 +9,7 @@ import type { loader as notesLoader } from '~/routes/resources.notes'
 import { cn } from '~/utils/cn'
 import { formatCount } from '~/utils/format-time'
 import { CopyNoteLinkButton } from './copy-note-link'
-import { NOTE_COLOR_CLASSES, NoteActionButtons, NoteForm, useNoteMutation, type NoteItem } from './note-parts'
+import { NOTE_COLOR_CLASSES, NoteActionButtons, NoteContent, NoteForm, useNoteMutation, type NoteItem } from './note-parts'
 
 /**
  * The open notes panel (spec 02 section 2) in modes list, view, edit and new; loaded on its first
@@ -168,9 +168,7 @@ export default function OpenNotesPanel({ organizationId, guard, setDirty, close 
           />
         ) : (
           <div className="flex flex-col gap-3">
-            <div className={cn('whitespace-pre-wrap break-words rounded-md border p-3 text-[13px] leading-relaxed', NOTE_COLOR_CLASSES[current.color].card)}>
-              {current.content || <span className="italic text-muted-foreground">Empty note</span>}
-            </div>
+            <NoteContent note={current} />
             <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
               <dt className="text-muted-foreground">Author</dt>
               <dd>{current.authorName}</dd>
