@@ -3,6 +3,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useFetchers, useRouteL
 import { Toaster } from 'sonner'
 import { GeneralErrorBoundary } from './components/error-boundary'
 import { useAfterHydration } from './components/ui/after-hydration'
+import { HydrationHandover } from './components/ui/hydration-handover'
 import { TooltipProvider } from './components/ui/tooltip'
 import { activeSiteMessages, cloudState } from './domain/site/cloud-state.server'
 import { changeMark } from './domain/events/change-log.server'
@@ -68,6 +69,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </a>
         <TooltipProvider>{children}</TooltipProvider>
         <Notifications />
+        <HydrationHandover />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

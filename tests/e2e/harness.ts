@@ -118,11 +118,13 @@ export async function newPage(browser: Browser, baseURL: string): Promise<{ cont
 }
 
 /**
- * Waits until the page's JavaScript took over (Remix's router exists). Generous: hydrating a
- * production page took over 30 s in Chromium at load 30-40; the wait ends when it holds.
+ * Waits until the page's JavaScript took over: React hydrated it and swapped the shell's stand-ins
+ * for their live controls (root's HydrationHandover marks <html data-hydrated>; Remix's router exists
+ * earlier, and a control focused before the swap was a stand-in). Generous: hydrating a production
+ * page took over 30 s in Chromium at load 30-40; the wait ends when it holds.
  */
 export const hydrated = (page: Page) =>
-  page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter), undefined, { timeout: 90_000 })
+  page.waitForFunction(() => document.documentElement.hasAttribute('data-hydrated'), undefined, { timeout: 90_000 })
 
 /** Signs in through the real login form. */
 export async function signIn(page: Page, email: string, password: string) {

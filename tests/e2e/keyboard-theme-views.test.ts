@@ -52,6 +52,30 @@ describe('keyboard, theme and saved views', () => {
     }
   })
 
+  it('a control focused before the page went live keeps the focus when its live version replaces it', async () => {
+    const { context, page } = await ownerPage(1440)
+    // hold the client's entry script until the server's Notes button has the focus
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/entry\.client[^/]*\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto(`${O}/projects`, { waitUntil: 'domcontentloaded' })
+    await page.getByRole('button', { name: 'Notes' }).focus()
+    expect(await page.evaluate(() => document.documentElement.hasAttribute('data-hydrated'))).toBe(false)
+    release()
+    await hydrated(page)
+    expect(await activeLabel(page)).toBe('Notes')
+    await page.keyboard.press('n')
+    const panel = page.getByRole('complementary', { name: 'Notes panel' })
+    await panel.waitFor()
+    await page.keyboard.press('Escape')
+    await panel.waitFor({ state: 'detached' })
+    await expect.poll(() => activeLabel(page)).toBe('Notes')
+    await context.close()
+  })
+
   it("'?' opens the list of keyboard shortcuts (not while typing) and Escape closes it", async () => {
     const { context, page } = await ownerPage(1440)
     await page.goto(`${O}/agents`)

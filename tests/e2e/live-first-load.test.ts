@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
-import { browser, newPage, portal, signInAs, withPortalAndBrowser } from './harness'
+import { browser, hydrated, newPage, portal, signInAs, withPortalAndBrowser } from './harness'
 
 withPortalAndBrowser({ FLEET_READ_CACHE_MS: '5000' })
 
@@ -33,7 +33,7 @@ it('opens the live stream without reloading the page, and replays a change made 
     await route.continue()
   })
   await page.goto(`/organization/${DEMO_ORG_ID}/projects/demo-prj-main-stage0/overview`)
-  await page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter))
+  await hydrated(page)
   const renamed = await page.request.post('/client/v1/project/update', { data: { organizationId: DEMO_ORG_ID, projectId: 'demo-prj-main-stage0', doc: { name: 'Renamed Main Stage' } }, headers: { Origin: portal.url } })
   expect(renamed.status()).toBe(200)
   await expect(page.getByText('Renamed Main Stage').count()).resolves.toBe(0)

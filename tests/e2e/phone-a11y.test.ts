@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
-import { browser, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
+import { browser, hydrated, portal, portalDb, signInAs, withPortalAndBrowser } from './harness'
 
 withPortalAndBrowser()
 
@@ -228,7 +228,7 @@ describe('phones and keyboards', () => {
     await page.goto(`${O}/agents`)
     const remove = page.getByRole('button', { name: 'Remove Dialog Check Agent' })
     await remove.waitFor()
-    await page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter)) // hydrated
+    await hydrated(page)
     await remove.focus()
     await page.keyboard.press('Enter')
     const dialog = page.getByRole('alertdialog')
