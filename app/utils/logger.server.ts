@@ -9,9 +9,13 @@
  * one summary line says how often it repeated (docs/decisions/026-structured-logs.md).
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { createRequire } from 'node:module'
 import { format } from 'node:util'
 import pino, { type Logger as Pino } from 'pino'
-import pinoPretty from 'pino-pretty'
+import type PinoPretty from 'pino-pretty'
+
+/** Loaded only for a terminal: servers, tests and CLI calls with piped output never pay its ~70 ms. */
+const loadPinoPretty = () => createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 export type LogFields = Record<string, unknown>
@@ -33,7 +37,7 @@ let root: Pino = createRoot({})
 function createRoot(options: LoggingOptions): Pino {
   const level = options.level ?? 'info'
   const pretty = options.format === 'pretty' || (options.format !== 'json' && !options.destination && process.stdout.isTTY === true)
-  const destination = options.destination ?? (pretty ? pinoPretty({ sync: true, colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,node' }) : pino.destination({ sync: true }))
+  const destination = options.destination ?? (pretty ? loadPinoPretty()({ sync: true, colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,node' }) : pino.destination({ sync: true }))
   return pino(
     {
       level,
