@@ -10,7 +10,7 @@ import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { drainIngest, ingestCall } from '../../ingest/pipeline.server'
 import { signInWithPassword } from '~/domain/auth/account.server'
 import { hashPassword } from '~/domain/auth/crypto.server'
-import { flushNotifications, startNotificationDelivery } from '~/domain/notifications/delivery.server'
+import { flushNotifications, queueUnevaluated, startNotificationDelivery } from '~/domain/notifications/delivery.server'
 import { listSubscriptionTree, testNotification, updateSubscription } from '~/domain/notifications/subscriptions.server'
 import { listLoginHistory } from '~/domain/users/login-history.server'
 import { prisma } from '~/utils/db.server'
@@ -142,6 +142,27 @@ describe('alert notifications', () => {
     expect(mails[0]!.kind).toBe('issueDigest')
     expect(mails[0]!.subject).toContain('30 alerts and deviations')
     expect(mails[0]!.text.match(/Receiver link \d lost/g)).toHaveLength(30)
+  })
+
+  it('tells about an alert whose change event was lost with its process, once delivery runs again', async () => {
+    // the process that committed the alert dies before delivery evaluated it: nobody hears its event
+    await delivery.stop()
+    const agent = await enrolledAgent(w.org.id, w.left.id)
+    const payload = updateClientStateRequestSchema.parse({ systems: [{ id: 'sys-lost', name: 'Lost Event Wall', alerts: [alert('recv.fanFail', 3, 'Fan failed on tile 12')] }] })
+    await ingestCall(agent.id, 'updateClientState', payload, { ip: null, receivedAt: new Date() })
+    await drainIngest()
+    const issue = await prisma.issue.findFirstOrThrow({ where: { system: { agentId: agent.id }, key: 'recv.fanFail' } })
+    expect(issue.isActive).toBe(true)
+    expect(await prisma.notificationDelivery.count({ where: { issueId: issue.id } })).toBe(0)
+
+    // the next process starts delivery: it evaluates what was never evaluated, once
+    delivery = startNotificationDelivery()
+    await expect.poll(() => prisma.notificationDelivery.count({ where: { issueId: issue.id, userId: w.people.alice.id } })).toBe(1)
+    await delivery.idle()
+    await flushNotifications({ now: later(BATCH_MS + 1000) })
+    expect((await mailsTo(w.people.alice.email)).at(-1)!.text).toContain('Fan failed on tile 12')
+    expect(await queueUnevaluated()).toBe(0)
+    expect(await prisma.notificationDelivery.count({ where: { issueId: issue.id } })).toBe(1)
   })
 
   it('tells nobody about systems that are not assigned to a project', async () => {

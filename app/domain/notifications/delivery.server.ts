@@ -2,7 +2,7 @@ import { onChange } from '../events/bus.server'
 import { failureTracker, startPoller } from '../jobs/poller.server'
 import { flushNotifications, nextFlushAt } from './flush.server'
 import { REPEAT_CHECK_MS, queueRepeats } from './follow-ups.server'
-import { onIssueChangeEvent } from './queue-deliveries.server'
+import { onIssueChangeEvent, queueUnevaluated } from './queue-deliveries.server'
 import { getConfig } from '~/utils/env.server'
 
 /**
@@ -15,6 +15,8 @@ import { getConfig } from '~/utils/env.server'
  * 2. The flusher (flush.server.ts) sends each user's pending rows once the oldest has waited
  *    NOTIFY_BATCH_MS: one row becomes one e-mail, several become one digest (mail-content.server.ts).
  *    The queue lives in the database, so a restart loses nothing.
+ *    An activation or escalation whose event was lost (the process died after ingest's commit)
+ *    is evaluated when delivery starts and with each repeat check (Issue.notifyEvaluated).
  * 3. Follow-ups (follow-ups.server.ts, decision 048): a resolved message when a told activation
  *    clears, a repeat every repeatMinutes while it stays active (checked every REPEAT_CHECK_MS).
  *
@@ -25,7 +27,7 @@ import { getConfig } from '~/utils/env.server'
 
 export { flushNotifications } from './flush.server'
 export { queueRepeats, queueResolved } from './follow-ups.server'
-export { onIssueChangeEvent, onIssuesActivated, releaseMutedDeliveries, type IssueActivation } from './queue-deliveries.server'
+export { onIssueChangeEvent, onIssuesActivated, queueUnevaluated, releaseMutedDeliveries, type IssueActivation } from './queue-deliveries.server'
 
 /**
  * Listens for 'issue' change events (every node hears every node's: app/domain/events/remote.server.ts)
@@ -62,6 +64,8 @@ export function startNotificationDelivery(): { idle: () => Promise<void>; stop: 
         })
       }
       if (Date.now() - lastRepeatCheck >= REPEAT_CHECK_MS) {
+        // activations whose change event was lost with a process (first at start)
+        await queueUnevaluated()
         await queueRepeats()
         lastRepeatCheck = Date.now()
       }

@@ -113,9 +113,61 @@ async function queueNotifications(ids: string[], where: (chunk: string[]) => Pri
     if (!organizationId || !issue.system.projectId) continue
     byOrganization.set(organizationId, [...(byOrganization.get(organizationId) ?? []), issue])
   }
+  // what notifies nobody is evaluated as it is (acknowledged, unassigned)
+  const grouped = new Set([...byOrganization.values()].flat())
+  await markEvaluated(issues.filter((issue) => !grouped.has(issue)))
   let queued = 0
-  for (const [organizationId, list] of byOrganization) queued += await queueForOrganization(organizationId, list)
+  for (const [organizationId, list] of byOrganization) {
+    queued += await queueForOrganization(organizationId, list)
+    await markEvaluated(list)
+  }
   return queued
+}
+
+/**
+ * Records that these issues' audience was evaluated at their activation and severity, so that
+ * queueUnevaluated leaves them alone. Guarded on both: an issue that changed since it was loaded
+ * stays unevaluated until its own evaluation.
+ */
+async function markEvaluated(issues: readonly Pick<IssueWithSystem, 'id' | 'activation' | 'severity'>[]) {
+  const groups = new Map<string, { activation: number; severity: number; ids: string[] }>()
+  for (const issue of issues) {
+    const key = `${issue.activation}:${issue.severity}`
+    const group = groups.get(key) ?? { activation: issue.activation, severity: issue.severity, ids: [] }
+    group.ids.push(issue.id)
+    groups.set(key, group)
+  }
+  for (const { activation, severity, ids } of groups.values()) {
+    for (const chunk of chunked(ids)) {
+      await prisma.issue.updateMany({ where: { id: { in: chunk }, activation, severity }, data: { notifyEvaluated: activation, notifyEvaluatedSeverity: severity } })
+    }
+  }
+}
+
+/** How many unevaluated issues one check takes on (the rest wait for the next). */
+export const UNEVALUATED_PER_CHECK = 2000
+
+/**
+ * Evaluates the active issues whose activation or escalation was never evaluated: their change
+ * event lived only in the memory of a process that died (or a node that lost its broker link)
+ * between ingest's commit and the evaluation. Run when delivery starts and with every repeat
+ * check. Deliveries are deduplicated, so an issue whose event is merely still queued is harmless
+ * here. Returns how many deliveries were queued.
+ */
+export async function queueUnevaluated(): Promise<number> {
+  const unevaluated = await prisma.issue.findMany({
+    where: {
+      isActive: true,
+      OR: [
+        { notifyEvaluated: { lt: prisma.issue.fields.activation } },
+        // an escalation (a smaller severity number) within the evaluated activation
+        { notifyEvaluated: { equals: prisma.issue.fields.activation }, notifyEvaluatedSeverity: { gt: prisma.issue.fields.severity } },
+      ],
+    },
+    select: { id: true },
+    take: UNEVALUATED_PER_CHECK,
+  })
+  return unevaluated.length ? onIssuesActivated(unevaluated.map((issue) => ({ issueId: issue.id }))) : 0
 }
 
 /**
