@@ -76,6 +76,22 @@ describe('keyboard, theme and saved views', () => {
     await context.close()
   })
 
+  it('a notes panel whose code cannot be loaded says so and offers a reload; the page stays', async () => {
+    const { context, page } = await ownerPage(1440)
+    // its chunk fails, as after a deploy removed it or on a dropped connection
+    await page.route(/open-notes-panel[^/]*\.js$/, (route) => route.abort())
+    await page.goto(`${O}/projects`)
+    await hydrated(page)
+    await page.getByRole('button', { name: 'Notes' }).click()
+    const panel = page.getByRole('complementary', { name: 'Notes panel' })
+    await panel.getByText('The notes panel could not be loaded').waitFor()
+    expect(await panel.getByRole('button', { name: 'Reload page' }).count()).toBe(1)
+    expect(await page.getByRole('heading', { name: 'Projects', exact: true }).count()).toBe(1)
+    await panel.getByRole('button', { name: 'Close notes' }).click()
+    await panel.waitFor({ state: 'detached' })
+    await context.close()
+  })
+
   it("'?' opens the list of keyboard shortcuts (not while typing) and Escape closes it", async () => {
     const { context, page } = await ownerPage(1440)
     await page.goto(`${O}/agents`)

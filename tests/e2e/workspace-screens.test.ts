@@ -93,6 +93,26 @@ describe('project dialog', () => {
 })
 
 describe('agent location picker', () => {
+  it('says so when the map code cannot be loaded, and still takes typed coordinates', async () => {
+    const db = await portalDb(portal)
+    const agent = await db.agent.create({
+      data: { clientName: 'Mapless Agent', secretHash: 'x', organizationId: DEMO_ORG_ID, product: 'Helios', version: '1.0', serial: 'SN-NOMAP', lastSeen: new Date() },
+    })
+    const { context, page } = await newPage(browser, portal.url)
+    await signInAs(context, portal, DEMO_USERS.owner.email)
+    // the map's chunks fail, as after a deploy removed them or on a dropped connection
+    await page.route(/leaflet|land-50m/i, (route) => route.abort())
+    await page.goto(`/organization/${DEMO_ORG_ID}/agents/${agent.id}`)
+    await page.getByText('The map could not be loaded').waitFor()
+    await page.getByLabel('Latitude').fill('48.8566')
+    await page.getByLabel('Longitude').fill('2.3522')
+    await page.getByRole('button', { name: 'Set Point' }).click()
+    await page.getByRole('button', { name: 'Use Manual' }).click()
+    await page.getByText('Location updated').waitFor()
+    await expect.poll(async () => (await db.agent.findUniqueOrThrow({ where: { id: agent.id } })).locationManualLat).toBe(48.8566)
+    await context.close()
+  })
+
   it('draws an offline slippy map with no request leaving the portal, loads the map code only there, and takes typed coordinates', async () => {
     const db = await portalDb(portal)
     const agent = await db.agent.create({

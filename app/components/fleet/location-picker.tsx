@@ -24,19 +24,26 @@ export function LocationPicker({ start, points, tileUrl, onPick }: { start: LatL
   const onPickRef = useRef(onPick)
   onPickRef.current = onPick
   const [ready, setReady] = useState(false)
+  // the map's code or land shapes did not load (network, or a newer version deployed meanwhile)
+  const [failed, setFailed] = useState(false)
 
   useEffect(() => {
     if (!nearViewport) return
     let cancelled = false
     let created: Leaflet.Map | null = null
     void (async () => {
-      const [L, { feature }, land] = await Promise.all([
+      const loaded = await Promise.all([
         import('leaflet').then((m) => (m.default ?? m) as typeof Leaflet),
         import('topojson-client'),
         import('world-atlas/land-50m.json').then((m) => m.default as unknown as Topology),
         import('leaflet/dist/leaflet.css'),
-      ])
+      ]).catch(() => null)
       if (cancelled || !element.current) return
+      if (!loaded) {
+        setFailed(true)
+        return
+      }
+      const [L, { feature }, land] = loaded
       const [sw, ne] = boundsAround(start)
       const bounds = L.latLngBounds([sw.lati, sw.long], [ne.lati, ne.long])
       created = L.map(element.current, { maxBounds: bounds.pad(0.05), maxBoundsViscosity: 1, minZoom: 6, maxZoom: 16, attributionControl: Boolean(tileUrl), zoomSnap: 0.5 })
@@ -80,6 +87,13 @@ export function LocationPicker({ start, points, tileUrl, onPick }: { start: LatL
     }
   }, [ready, points])
 
+  if (failed) {
+    return (
+      <div role="alert" data-testid="location-map" className="flex h-72 w-full items-center justify-center rounded-md border bg-muted/40 p-6 text-center text-sm text-muted-foreground">
+        The map could not be loaded. Type the coordinates, or reload the page to try again.
+      </div>
+    )
+  }
   return (
     <div
       ref={element}

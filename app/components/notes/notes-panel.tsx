@@ -1,5 +1,6 @@
 import { useBeforeUnload, useBlocker } from '@remix-run/react'
-import { NotebookPen } from 'lucide-react'
+import { NotebookPen, X } from 'lucide-react'
+import { ErrorBoundary } from 'react-error-boundary'
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { plainIcon } from '~/components/shell/plain-icon'
 import { Button, buttonVariants } from '~/components/ui/button'
@@ -145,9 +146,36 @@ export function NotesPanel() {
   const notes = useNotes()
   if (!notes?.organizationId || !notes.open) return null
   // the panel's first open loads its chunk (notes.preload on hovering or focusing the button starts it earlier)
+  // its code missing (a newer version was deployed since the page loaded, the network dropped) must
+  // not take the page down: the panel says so and offers a reload
   return (
-    <Suspense fallback={null}>
-      <OpenNotesPanel organizationId={notes.organizationId} guard={notes.guard} setDirty={notes.setDirty} close={notes.toggle} />
-    </Suspense>
+    <ErrorBoundary fallback={<PanelUnavailable close={notes.toggle} />}>
+      <Suspense fallback={null}>
+        <OpenNotesPanel organizationId={notes.organizationId} guard={notes.guard} setDirty={notes.setDirty} close={notes.toggle} />
+      </Suspense>
+    </ErrorBoundary>
+  )
+}
+
+function PanelUnavailable({ close }: { close: () => void }) {
+  return (
+    <aside
+      aria-label="Notes panel"
+      onKeyDown={(event) => event.key === 'Escape' && close()}
+      className="fixed inset-0 z-40 flex flex-col bg-card md:static md:z-auto md:w-80 md:shrink-0 md:border-l xl:w-96"
+    >
+      <div className="flex h-11 shrink-0 items-center gap-2 border-b px-3">
+        <h2 className="flex-1 text-sm font-semibold">Notes</h2>
+        <Button variant="ghost" size="icon" className="size-7" aria-label="Close notes" onClick={close}>
+          <X />
+        </Button>
+      </div>
+      <div role="alert" className="flex flex-col items-center gap-3 p-6 text-center text-sm">
+        <p>The notes panel could not be loaded. The portal may have been updated since this page was opened.</p>
+        <Button size="sm" variant="outline" onClick={() => window.location.reload()}>
+          Reload page
+        </Button>
+      </div>
+    </aside>
   )
 }
