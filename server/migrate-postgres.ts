@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto'
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
-import pg from 'pg'
+import type pg from 'pg'
 
 export const POSTGRES_MIGRATIONS = 'prisma/postgres/migrations'
 /** Any fixed key: serialises nodes that start at the same time against one database. */
@@ -67,7 +68,9 @@ async function connectWhenUp(databaseUrl: string): Promise<pg.Client> {
   const where = new URL(databaseUrl).host
   const started = Date.now()
   for (let attempt = 1; ; attempt++) {
-    const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 })
+    // loaded here: a SQLite start imports this module (health, migrate) but never needs pg
+    const { Client } = createRequire(import.meta.url)('pg') as typeof pg
+    const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 })
     try {
       await client.connect()
       if (attempt > 1) console.log(`database: PostgreSQL at ${where} answers after ${((Date.now() - started) / 1000).toFixed(0)} s`)
