@@ -93,13 +93,17 @@ describe('project dialog', () => {
 })
 
 describe('agent location picker', () => {
-  it('says so when the map code cannot be loaded, and still takes typed coordinates', async () => {
+  /** A fresh agent of the demo organization, and the owner signed in on a new page. */
+  async function ownerOnNewAgent(clientName: string, serial: string) {
     const db = await portalDb(portal)
-    const agent = await db.agent.create({
-      data: { clientName: 'Mapless Agent', secretHash: 'x', organizationId: DEMO_ORG_ID, product: 'Helios', version: '1.0', serial: 'SN-NOMAP', lastSeen: new Date() },
-    })
+    const agent = await db.agent.create({ data: { clientName, secretHash: 'x', organizationId: DEMO_ORG_ID, product: 'Helios', version: '1.0', serial, lastSeen: new Date() } })
     const { context, page } = await newPage(browser, portal.url)
     await signInAs(context, portal, DEMO_USERS.owner.email)
+    return { db, agent, context, page }
+  }
+
+  it('says so when the map code cannot be loaded, and still takes typed coordinates', async () => {
+    const { db, agent, context, page } = await ownerOnNewAgent('Mapless Agent', 'SN-NOMAP')
     // the map's chunks fail, as after a deploy removed them or on a dropped connection
     await page.route(/leaflet|land-50m/i, (route) => route.abort())
     await page.goto(`/organization/${DEMO_ORG_ID}/agents/${agent.id}`)
@@ -114,12 +118,7 @@ describe('agent location picker', () => {
   })
 
   it('draws an offline slippy map with no request leaving the portal, loads the map code only there, and takes typed coordinates', async () => {
-    const db = await portalDb(portal)
-    const agent = await db.agent.create({
-      data: { clientName: 'Map Agent', secretHash: 'x', organizationId: DEMO_ORG_ID, product: 'Helios', version: '1.0', serial: 'SN-MAP', lastSeen: new Date() },
-    })
-    const { context, page } = await newPage(browser, portal.url)
-    await signInAs(context, portal, DEMO_USERS.owner.email)
+    const { db, agent, context, page } = await ownerOnNewAgent('Map Agent', 'SN-MAP')
     const requests: string[] = []
     page.on('request', (r) => requests.push(r.url()))
 

@@ -1,6 +1,7 @@
 import type * as Leaflet from 'leaflet'
 import type { GeometryCollection, Topology } from 'topojson-specification'
 import { useEffect, useRef, useState } from 'react'
+import { Alert } from '~/components/ui/alert'
 import { boundsAround, PICK_DELAY_MS, type LatLong } from './location-bounds'
 import { useNearViewport } from './use-near-viewport'
 
@@ -89,8 +90,8 @@ export function LocationPicker({ start, points, tileUrl, onPick }: { start: LatL
 
   if (failed) {
     return (
-      <div role="alert" data-testid="location-map" className="flex h-72 w-full items-center justify-center rounded-md border bg-muted/40 p-6 text-center text-sm text-muted-foreground">
-        The map could not be loaded. Type the coordinates, or reload the page to try again.
+      <div data-testid="location-map" className="flex h-72 w-full items-center justify-center rounded-md border bg-muted/40 p-6">
+        <Alert type="error">The map could not be loaded. Type the coordinates, or reload the page to try again.</Alert>
       </div>
     )
   }

@@ -3,7 +3,9 @@ import { NotebookPen, X } from 'lucide-react'
 import { ErrorBoundary } from 'react-error-boundary'
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { plainIcon } from '~/components/shell/plain-icon'
+import { Alert } from '~/components/ui/alert'
 import { Button, buttonVariants } from '~/components/ui/button'
+import { useFocusWhileMounted } from '~/components/ui/use-return-focus'
 import { useAfterHydration } from '~/components/ui/after-hydration'
 import { ConfirmDialog } from '~/components/ui/dialog'
 import { Tooltip } from '~/components/ui/tooltip'
@@ -158,11 +160,15 @@ export function NotesPanel() {
 }
 
 function PanelUnavailable({ close }: { close: () => void }) {
+  const panel = useRef<HTMLElement>(null)
+  useFocusWhileMounted(panel)
   return (
     <aside
+      ref={panel}
+      tabIndex={-1}
       aria-label="Notes panel"
       onKeyDown={(event) => event.key === 'Escape' && close()}
-      className="fixed inset-0 z-40 flex flex-col bg-card md:static md:z-auto md:w-80 md:shrink-0 md:border-l xl:w-96"
+      className="fixed inset-0 z-40 flex flex-col bg-card outline-none md:static md:z-auto md:w-80 md:shrink-0 md:border-l xl:w-96"
     >
       <div className="flex h-11 shrink-0 items-center gap-2 border-b px-3">
         <h2 className="flex-1 text-sm font-semibold">Notes</h2>
@@ -170,8 +176,8 @@ function PanelUnavailable({ close }: { close: () => void }) {
           <X />
         </Button>
       </div>
-      <div role="alert" className="flex flex-col items-center gap-3 p-6 text-center text-sm">
-        <p>The notes panel could not be loaded. The portal may have been updated since this page was opened.</p>
+      <div className="flex flex-col items-start gap-3 p-3">
+        <Alert type="error">The notes panel could not be loaded. The portal may have been updated since this page was opened.</Alert>
         <Button size="sm" variant="outline" onClick={() => window.location.reload()}>
           Reload page
         </Button>

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react'
 import { type BreadcrumbHandle } from '~/components/shell/breadcrumbs'
 import { Button } from '~/components/ui/button'
 import { DateTime } from '~/components/ui/date-time'
+import { useFocusWhileMounted } from '~/components/ui/use-return-focus'
 import { DEFAULT_NOTE_COLOR } from '~/domain/notes/note-colors'
 import type { loader as notesLoader } from '~/routes/resources.notes'
 import { cn } from '~/utils/cn'
@@ -59,13 +60,7 @@ export default function OpenNotesPanel({ organizationId, guard, setDirty, close 
 
   // keyboard users land in the panel, and go back to what they had focused when it closes
   const panel = useRef<HTMLElement>(null)
-  useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    panel.current?.focus()
-    return () => {
-      if (opener?.isConnected) opener.focus()
-    }
-  }, [])
+  useFocusWhileMounted(panel)
 
   return (
     <aside

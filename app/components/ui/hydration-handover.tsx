@@ -1,7 +1,8 @@
 import { useLayoutEffect, useRef } from 'react'
 import { useAfterHydration } from './after-hydration'
+import { reconnected } from './use-return-focus'
 
-type Focused = { element: Element; tag: string; label: string | null; text: string }
+type Focused = { element: HTMLElement; text: string }
 
 /**
  * The render right after hydration swaps the shell's plain stand-ins (menu triggers, the notes
@@ -16,17 +17,16 @@ export function HydrationHandover() {
   // read in the render that swaps the elements: the commit that follows removes the stand-in
   if (live && focused.current === null && typeof document !== 'undefined' && !document.documentElement.hasAttribute('data-hydrated')) {
     const element = document.activeElement
-    if (element && element !== document.body) {
-      focused.current = { element, tag: element.tagName, label: element.getAttribute('aria-label'), text: element.textContent ?? '' }
-    }
+    if (element instanceof HTMLElement && element !== document.body) focused.current = { element, text: element.textContent ?? '' }
   }
   useLayoutEffect(() => {
     if (!live) return
     const was = focused.current
     if (was && !was.element.isConnected && (document.activeElement === null || document.activeElement === document.body)) {
-      const match = Array.from(document.getElementsByTagName(was.tag)).find((candidate) =>
-        was.label !== null ? candidate.getAttribute('aria-label') === was.label : candidate.textContent === was.text,
-      )
+      // the same tag and name; a stand-in without a label (a menu trigger showing its text) by its text
+      const match =
+        reconnected(was.element) ??
+        (was.element.hasAttribute('aria-label') ? null : Array.from(document.getElementsByTagName(was.element.tagName)).find((candidate) => candidate.textContent === was.text))
       if (match instanceof HTMLElement) match.focus()
     }
     document.documentElement.setAttribute('data-hydrated', '')

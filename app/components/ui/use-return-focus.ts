@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, type RefObject } from 'react'
 
 /**
  * Focus goes back to the control that opened a dialog when it closes. Radix does this only for its
@@ -27,12 +27,24 @@ export function useReturnFocus(open: boolean) {
  * The opener, or its replacement when a live update re-rendered the list it sat in while the
  * dialog was open (same tag and accessible label, e.g. the row's "Remove Arena North FOH" button).
  */
-function reconnected(target: HTMLElement | null): HTMLElement | null {
+export function reconnected(target: HTMLElement | null): HTMLElement | null {
   if (!target) return null
   if (target.isConnected) return target
   const label = target.getAttribute('aria-label')
   if (!label) return null
   return document.querySelector<HTMLElement>(`${target.tagName.toLowerCase()}[aria-label="${CSS.escape(label)}"]`)
+}
+
+/**
+ * For a panel that takes the focus while it is shown (the notes panel): focuses `panel` when it
+ * mounts and gives the focus back to what had it, or its replacement, when it unmounts.
+ */
+export function useFocusWhileMounted(panel: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null
+    panel.current?.focus()
+    return () => reconnected(opener)?.focus()
+  }, [panel])
 }
 
 let lastOutsideMenu: HTMLElement | null = null
