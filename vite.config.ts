@@ -99,6 +99,8 @@ export default defineConfig(({ isSsrBuild, command }) => ({
   test: {
     // once per run, for both projects (a project's own globalSetup would run again per project)
     globalSetup: ['tests/setup/global-setup.ts'],
+    // the second names a test file that runs far too long, and where it is (a hang)
+    reporters: ['default', './tests/setup/slow-file-reporter.ts'],
     poolOptions: {
       forks: { maxForks: 2, minForks: 1 },
       // the `pure` project: one worker thread that keeps its modules from file to file (decision 078)

@@ -12,12 +12,37 @@ import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { describeDescendants, killTree } from './process-tree.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 // `npm test -- <vitest arguments>` (a file filter, -t, --reporter ...): passed to both Vitest runs
 const vitestArgs = process.argv.slice(2)
 const started = Date.now()
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`
+
+// A run that hangs must end with a report, not be cut off silently (CI stops after 90 minutes
+// and shows only the last lines): past this limit (a normal run takes 10-25), `npm test` prints
+// what is still running, ends it and fails. Vitest's slow-file reporter has already named the
+// file by then (tests/setup/slow-file-reporter.ts).
+const DEADLINE_MIN = Number(process.env.PIXELFLEET_TEST_DEADLINE_MIN ?? 65)
+/** the background children, for the deadline's report */
+const children = new Map()
+let chaosLog = null
+setTimeout(() => {
+  console.log(`\nnpm test: still running after ${DEADLINE_MIN} min (PIXELFLEET_TEST_DEADLINE_MIN), a hang: ending it. Still running:`)
+  console.log(describeDescendants(process.pid))
+  if (chaosLog && fs.existsSync(chaosLog)) console.log(`\nthe chaos run's output so far (${chaosLog}), its end:\n${fs.readFileSync(chaosLog, 'utf8').split('\n').slice(-60).join('\n')}`)
+  for (const [pid] of children) killTree(pid)
+  console.log(`\nnpm test: FAILED (over ${DEADLINE_MIN} min)`)
+  process.exit(1)
+}, DEADLINE_MIN * 60_000).unref()
+
+/** Remembers a background child until it ends (the deadline ends what is left). */
+function track(child) {
+  if (child.pid) children.set(child.pid, child)
+  child.once('exit', () => children.delete(child.pid))
+  return child
+}
 
 /** Runs a step in the foreground; a failing step ends `npm test` (after the chaos run, if started). */
 function step(command, args) {
@@ -35,13 +60,16 @@ function startChaos() {
   }
   const log = path.join(os.tmpdir(), `pixelfleet-chaos-quick-${process.pid}.log`)
   const out = fs.openSync(log, 'w')
-  const child = spawn(process.execPath, [path.join(root, 'scripts/test-chaos.mjs'), '--quick'], {
-    cwd: root,
-    // the build was just made: the nodes use it as it is
-    env: { ...process.env, PIXELFLEET_SKIP_BUILD: '1' },
-    stdio: ['ignore', out, out],
-  })
+  const child = track(
+    spawn(process.execPath, [path.join(root, 'scripts/test-chaos.mjs'), '--quick'], {
+      cwd: root,
+      // the build was just made: the nodes use it as it is
+      env: { ...process.env, PIXELFLEET_SKIP_BUILD: '1' },
+      stdio: ['ignore', out, out],
+    }),
+  )
   fs.closeSync(out)
+  chaosLog = log
   console.log(`chaos quick profile started in the background (pid ${child.pid}, output in ${log}, printed when it ends)`)
   const since = Date.now()
   const exited = new Promise((resolve) => {
@@ -73,7 +101,7 @@ async function finishChaos(chaos) {
 /** Runs a step in the background with its output kept, printed when it ends (no interleaving). */
 function captured(command, args) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = track(spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }))
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))
@@ -84,7 +112,7 @@ function captured(command, args) {
 
 /** Runs a step in the foreground without blocking the event loop; resolves to its exit code. */
 function foreground(command, args) {
-  const child = spawn(command, args, { cwd: root, stdio: 'inherit' })
+  const child = track(spawn(command, args, { cwd: root, stdio: 'inherit' }))
   const exited = new Promise((resolve) => {
     child.once('error', () => resolve(1))
     child.once('close', (exit, signal) => resolve(exit ?? (signal ? 1 : 0)))
@@ -129,7 +157,8 @@ async function main() {
   })
   let code = await vitest.exited
   await typecheck
-  if (code === 0 && !typecheckFailed) code = step(process.execPath, ['scripts/test-scaleout.mjs', '--if-configured', ...vitestArgs])
+  // (not spawnSync: the deadline's timer must be able to fire meanwhile)
+  if (code === 0 && !typecheckFailed) code = await foreground(process.execPath, ['scripts/test-scaleout.mjs', '--if-configured', ...vitestArgs]).exited
   // waited for even after a failure: its services (RabbitMQ, PostgreSQL, nginx) are stopped by the suite itself
   const chaosPassed = await finishChaos(chaos)
   const failed = [typecheckFailed && 'the type check', code !== 0 && 'a test suite', !chaosPassed && 'the chaos quick profile'].filter(Boolean)

@@ -17,6 +17,7 @@ const quick = process.argv.includes('--quick')
 const result = spawnSync('npx', ['vitest', 'run', 'tests/chaos', ...process.argv.slice(2).filter((a) => a !== '--quick')], {
   stdio: 'inherit',
   // the nodes run the production build: `npm test` (or `npm run build`) made it
-  env: { ...process.env, PIXELFLEET_CHAOS: '1', PIXELFLEET_SKIP_BUILD: process.env.PIXELFLEET_SKIP_BUILD ?? '0', ...(quick ? { CHAOS_QUICK: '1' } : {}) },
+  // one file of many minutes: the slow-file reporter (tests/setup/slow-file-reporter.ts) speaks later
+  env: { PIXELFLEET_TEST_SLOW_FILE_MIN: '35', ...process.env, PIXELFLEET_CHAOS: '1', PIXELFLEET_SKIP_BUILD: process.env.PIXELFLEET_SKIP_BUILD ?? '0', ...(quick ? { CHAOS_QUICK: '1' } : {}) },
 })
 process.exit(result.status ?? 1)

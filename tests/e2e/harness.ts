@@ -37,7 +37,8 @@ export function serverCommand(): string[] {
  * With SEED_DEMO=true (the default here) the database is a copy of the demo template.
  */
 export async function startPortal(env: Record<string, string> = {}): Promise<RunningPortal> {
-  const db = createTestDatabase('e2e', { demo: (env.SEED_DEMO ?? 'true') === 'true' })
+  // a database of its own unless the test gives one (two nodes sharing theirs)
+  const db = env.DATABASE_URL ? { url: env.DATABASE_URL, remove: () => undefined } : createTestDatabase('e2e', { demo: (env.SEED_DEMO ?? 'true') === 'true' })
   const child: ChildProcess = spawn(process.execPath, serverCommand(), {
     cwd: root,
     env: {

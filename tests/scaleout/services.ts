@@ -139,7 +139,7 @@ export async function startPostgresCluster(dir: string): Promise<PostgresCluster
     await runAsync(...asOwner(`${bin}/pg_ctl`, ['-D', data, '-m', 'fast', '-w', '-t', '120', 'stop']), process.env, 150_000)
   }
   await start()
-  const psql = spawnSync(`${bin}/psql`, ['-X', '-q', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', "CREATE ROLE pixelfleet LOGIN SUPERUSER PASSWORD 'pixelfleet'", '-c', 'CREATE DATABASE pixelfleet OWNER pixelfleet'], { encoding: 'utf8' })
+  const psql = spawnSync(`${bin}/psql`, ['-X', '-q', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', "CREATE ROLE pixelfleet LOGIN SUPERUSER PASSWORD 'pixelfleet'", '-c', 'CREATE DATABASE pixelfleet OWNER pixelfleet'], { encoding: 'utf8', timeout: 60_000 })
   if (psql.status !== 0) throw new Error(`psql failed: ${psql.stdout}${psql.stderr}`)
   return {
     url: `postgresql://pixelfleet:pixelfleet@127.0.0.1:${port}/pixelfleet`,

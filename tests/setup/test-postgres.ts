@@ -22,9 +22,25 @@ export function withDatabase(url: string, name: string) {
   return u.toString()
 }
 
-/** Runs SQL synchronously through psql (test databases are made in synchronous setup code). */
+/**
+ * Runs SQL synchronously through psql (test databases are made in synchronous setup code). Bounded:
+ * a blocked worker event loop fires none of Vitest's timeouts, so a psql that never returned would
+ * hang the whole run (CI is stopped after 90 minutes, with nothing said). A lock waited for too long
+ * or a server that does not answer fails the test instead, with psql's words.
+ */
 function psql(url: string, sql: string): string {
-  return execFileSync('psql', [withDatabase(url, 'postgres'), '-XAtqc', sql], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+  try {
+    return execFileSync('psql', [withDatabase(url, 'postgres'), '-XAtqc', sql], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+      killSignal: 'SIGKILL',
+      env: { ...process.env, PGCONNECT_TIMEOUT: '30', PGOPTIONS: '-c lock_timeout=60s -c statement_timeout=100s' },
+    }).trim()
+  } catch (error) {
+    const { stderr, signal } = error as { stderr?: string; signal?: string }
+    throw new Error(`psql ${JSON.stringify(sql)} failed${signal ? ` (killed after 120 s: ${signal})` : ''}: ${stderr?.trim() || (error as Error).message}`)
+  }
 }
 
 function migrationsHash() {
