@@ -9,10 +9,12 @@ import { describe, expect, it } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { createWindow } from '~/domain/alarms/windows.server'
-import { flushNotifications, onIssueChangeEvent, onIssuesActivated, queueRepeats } from '~/domain/notifications/delivery.server'
+import { recordClears } from '~/domain/alarms/clears.server'
+import { UNEVALUATED_CLEARS_QUERY, UNEVALUATED_CLEAR_INDEX } from '~/domain/notifications/clear-evaluation.server'
+import { evaluateLostClears, flushNotifications, onIssueChangeEvent, onIssuesActivated, queueRepeats } from '~/domain/notifications/delivery.server'
 import { listSubscriptionTree, updateSubscription } from '~/domain/notifications/subscriptions.server'
 import { notificationsOutputs } from '~/api/outputs/notifications'
-import { prisma } from '~/utils/db.server'
+import { isPostgres, prisma } from '~/utils/db.server'
 import { actorFor } from '../setup/actor'
 
 const MIN = 60_000
@@ -100,6 +102,53 @@ describe('resolved and repeat notifications', () => {
     expect(resolved.subject).toMatch(/^\[Pixelfleet\] Resolved: Critical alert on/)
     expect(resolved.text).toContain('was resolved after 5 h active')
     expect((await mailsTo(w.bob.email)).map((m) => m.subject)).toEqual([expect.stringContaining('Critical alert on')])
+  })
+
+  it('tells the end of an alarm whose clear lost its change event with its process, once, whichever step the process died after', async () => {
+    const t0 = new Date()
+    const at = (minutes: number) => new Date(t0.getTime() + minutes * MIN)
+    const w = await world(t0)
+    await updateSubscription(actorFor(w.alice), { doc: { level: 'default', target: '', alerts: 3, deviations: 0 } })
+    await onIssuesActivated([{ issueId: w.issue.id }])
+    await flushNotifications({ force: true, now: at(0) })
+    expect(await mailsTo(w.alice.email)).toHaveLength(1)
+    const clear = async (minutes: number) => {
+      await prisma.issueHistory.create({ data: { issueId: w.issue.id, timestamp: at(minutes), count: 0 } })
+      await prisma.issue.update({ where: { id: w.issue.id }, data: { isActive: false, latestCount: 0 } })
+    }
+    const clearedEntries = () => prisma.issueComment.count({ where: { issueId: w.issue.id, kind: 'cleared' } })
+
+    // Ingest cleared it; the process died before anybody heard the event. The next check tells it, once.
+    await clear(90)
+    expect(await clearedEntries()).toBe(0)
+    expect(await evaluateLostClears(at(91))).toBe(1)
+    expect(await evaluateLostClears(at(92))).toBe(0)
+    expect(await clearedEntries()).toBe(1)
+    expect(await followUpsOf(w.alice.id, 'resolved')).toHaveLength(1)
+    await flushNotifications({ force: true, now: at(93) })
+    expect((await mailsTo(w.alice.email)).at(-1)!.text).toContain('was resolved after 1 h 30 min active')
+
+    // It comes back (a new activation) and clears again; the process records the 'cleared' entry
+    // and dies before the resolved messages: the check still tells it.
+    await prisma.issue.update({ where: { id: w.issue.id }, data: { isActive: true, activation: 2, latestCount: 1 } })
+    await prisma.issueHistory.create({ data: { issueId: w.issue.id, timestamp: at(100), count: 1 } })
+    await onIssuesActivated([{ issueId: w.issue.id }])
+    await flushNotifications({ force: true, now: at(100) })
+    await clear(130)
+    await recordClears([w.system.id], at(131))
+    expect(await clearedEntries()).toBe(2)
+    expect(await evaluateLostClears(at(132))).toBe(1)
+    expect(await clearedEntries()).toBe(2)
+    expect((await followUpsOf(w.alice.id, 'resolved')).map((d) => d.activation)).toEqual([1, 2])
+    // the event that was only late changes nothing; nothing is left for the check
+    await onIssueChangeEvent([w.system.id])
+    expect(await followUpsOf(w.alice.id, 'resolved')).toHaveLength(2)
+    expect(await evaluateLostClears(at(133))).toBe(0)
+  })
+
+  it.runIf(!isPostgres())('finds lost clears through their partial index, not by reading every inactive issue', async () => {
+    const plan = await prisma.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${UNEVALUATED_CLEARS_QUERY()} LIMIT 10`)
+    expect(plan.map((row) => row.detail).join('\n')).toContain(UNEVALUATED_CLEAR_INDEX)
   })
 
   it('validates, audits and answers the settings', async () => {

@@ -2,6 +2,7 @@ import { onChange } from '../events/bus.server'
 import { failureTracker, startPoller } from '../jobs/poller.server'
 import { flushNotifications, nextFlushAt } from './flush.server'
 import { REPEAT_CHECK_MS, queueRepeats } from './follow-ups.server'
+import { evaluateLostClears } from './clear-evaluation.server'
 import { onIssueChangeEvent, queueUnevaluated } from './queue-deliveries.server'
 import { getConfig } from '~/utils/env.server'
 
@@ -28,6 +29,7 @@ import { getConfig } from '~/utils/env.server'
 export { flushNotifications } from './flush.server'
 export { queueRepeats, queueResolved } from './follow-ups.server'
 export { onIssueChangeEvent, onIssuesActivated, queueUnevaluated, releaseMutedDeliveries, type IssueActivation } from './queue-deliveries.server'
+export { evaluateClears, evaluateLostClears } from './clear-evaluation.server'
 
 /**
  * Listens for 'issue' change events (every node hears every node's: app/domain/events/remote.server.ts)
@@ -64,8 +66,9 @@ export function startNotificationDelivery(): { idle: () => Promise<void>; stop: 
         })
       }
       if (Date.now() - lastRepeatCheck >= REPEAT_CHECK_MS) {
-        // activations whose change event was lost with a process (first at start)
+        // activations and clears whose change event was lost with a process (first at start)
         await queueUnevaluated()
+        await evaluateLostClears()
         await queueRepeats()
         lastRepeatCheck = Date.now()
       }

@@ -1,11 +1,10 @@
 import { Prisma } from '@prisma/client'
 import { organizationMemberIds } from '../organizations/organizations.server'
 import { isAcknowledged } from '../alarms/state'
-import { recordClears } from '../alarms/clears.server'
 import { windowPolicy } from '../alarms/windows.server'
 import { isTrue } from '../fleet/dialect.server'
 import { queueChannelNotifications } from './channels/queue.server'
-import { queueResolved } from './follow-ups.server'
+import { evaluateClears } from './clear-evaluation.server'
 import { reachesThreshold } from './severity'
 import { STATUS, accessesFor, chainOf, issueInclude, nearestSubscription, thresholdFor, type IssueWithSystem } from './audience.server'
 import { prisma, isUniqueViolation } from '~/utils/db.server'
@@ -186,10 +185,8 @@ export function onIssuesActivated(events: IssueActivation[]): Promise<number> {
  */
 export async function onIssueChangeEvent(ids: string[]): Promise<number> {
   if (!ids.length) return 0
-  // issues that cleared by themselves get their 'cleared' entry (app/domain/alarms/clears.server.ts)
-  await recordClears(ids)
-  // cleared activations somebody was told about: their resolved messages (follow-ups.server.ts)
-  await queueResolved(ids)
+  // cleared issues: their 'cleared' entry and their resolved messages, marked evaluated (clear-evaluation.server.ts)
+  await evaluateClears(ids)
   return queueNotifications(ids, (chunk) => ({ OR: [{ systemId: { in: chunk } }, { id: { in: chunk } }] }))
 }
 
