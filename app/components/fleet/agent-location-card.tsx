@@ -17,6 +17,7 @@ export function LocationCard({ data, organizationId }: { data: Data; organizatio
   const fetcher = useFetcher<{ ok: boolean; message?: string }>()
   const [picked, setPicked] = useState<{ lati: number; long: number } | null>(null)
   const [showMap, setShowMap] = useState(false)
+  const [mapUnavailable, setMapUnavailable] = useState(false)
   useEffect(() => {
     const timer = setTimeout(() => setShowMap(true), MAP_DELAY_MS)
     return () => clearTimeout(timer)
@@ -87,13 +88,13 @@ export function LocationCard({ data, organizationId }: { data: Data; organizatio
       </CardHeader>
       <CardContent className="flex flex-col gap-2">
         {showMap ? (
-          <LocationPicker start={start} points={points} tileUrl={data.mapTileUrl} onPick={data.capabilities.canLocate ? pick : undefined} />
+          <LocationPicker start={start} points={points} tileUrl={data.mapTileUrl} onPick={data.capabilities.canLocate ? pick : undefined} onUnavailable={() => setMapUnavailable(true)} />
         ) : (
           <div className="h-72 w-full animate-pulse rounded-md border bg-muted/40" />
         )}
         <p className="text-xs text-muted-foreground">
           {current ? `${mode === 'manual' ? 'Manual' : 'Automatic'}: ${current.lati.toFixed(4)}, ${current.long.toFixed(4)}` : 'No location known yet.'}
-          {data.capabilities.canLocate ? (picked ? ' · New point picked: press Use Manual to save it.' : ' · Click the map or type coordinates to pick a manual location.') : null}
+          {data.capabilities.canLocate ? (picked ? ' · New point picked: press Use Manual to save it.' : mapUnavailable ? ' · Type coordinates to pick a manual location.' : ' · Click the map or type coordinates to pick a manual location.') : null}
         </p>
         {data.capabilities.canLocate ? (
           <form

@@ -16,7 +16,20 @@ const TONE_COLOR = { geoip: '#0284c7', manual: '#dc2626' } as const
  * `start` and keeps to about 100 km around it. In pick mode a click reports the point, but only
  * PICK_DELAY_MS after the map appeared (spec 02 section 9), so a stray early click does nothing.
  */
-export function LocationPicker({ start, points, tileUrl, onPick }: { start: LatLong; points: MapPoint[]; tileUrl?: string | null; onPick?: (point: LatLong) => void }) {
+/** `onUnavailable`: the map could not be loaded (the caller stops inviting clicks on it). */
+export function LocationPicker({
+  start,
+  points,
+  tileUrl,
+  onPick,
+  onUnavailable,
+}: {
+  start: LatLong
+  points: MapPoint[]
+  tileUrl?: string | null
+  onPick?: (point: LatLong) => void
+  onUnavailable?: () => void
+}) {
   // Leaflet and the land outlines (~550 KB of JSON to parse and draw) load once the map is near the screen
   const [element, nearViewport] = useNearViewport<HTMLDivElement>()
   const map = useRef<Leaflet.Map | null>(null)
@@ -24,6 +37,8 @@ export function LocationPicker({ start, points, tileUrl, onPick }: { start: LatL
   const markers = useRef<Leaflet.LayerGroup | null>(null)
   const onPickRef = useRef(onPick)
   onPickRef.current = onPick
+  const onUnavailableRef = useRef(onUnavailable)
+  onUnavailableRef.current = onUnavailable
   const [ready, setReady] = useState(false)
   // the map's code or land shapes did not load (network, or a newer version deployed meanwhile)
   const [failed, setFailed] = useState(false)
@@ -42,6 +57,7 @@ export function LocationPicker({ start, points, tileUrl, onPick }: { start: LatL
       if (cancelled || !element.current) return
       if (!loaded) {
         setFailed(true)
+        onUnavailableRef.current?.()
         return
       }
       const [L, { feature }, land] = loaded
