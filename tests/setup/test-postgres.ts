@@ -69,6 +69,51 @@ export async function preparePostgresTemplate(url: string, migrate: (url: string
   }
   fs.mkdirSync(path.dirname(TEMPLATE_NAME_FILE), { recursive: true })
   fs.writeFileSync(TEMPLATE_NAME_FILE, name)
+  dropLeftoverDatabases(url, name)
+}
+
+/** Whether a process of this machine with this id is alive (a test database's name carries its maker's pid). */
+function alive(pid: number) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Once per run (global setup): drops what runs that were killed left behind on the shared server,
+ * so it does not fill up: test databases whose maker's process is gone (their name ends in its pid
+ * and a random suffix), half-built templates of such processes, and templates of older migrations
+ * beyond the three newest (another checkout's run may still copy those). A database in use is left.
+ */
+export function dropLeftoverDatabases(url: string, currentTemplate: string) {
+  const rows = psql(url, `SELECT oid, datname FROM pg_database WHERE datname LIKE 'pixelfleet\\_%' ORDER BY oid DESC`)
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('|')[1]!)
+  const testDatabase = /^pixelfleet_\w+?_(\d+)_[0-9a-f]{8}$/
+  const building = /^pixelfleet_tpl_[0-9a-f]{12}_(\d+)$/
+  const template = /^pixelfleet_tpl_[0-9a-f]{12}$/
+  const olderTemplates = rows.filter((name) => template.test(name) && name !== currentTemplate)
+  const leftovers = [
+    ...rows.filter((name) => {
+      const pid = (testDatabase.exec(name) ?? building.exec(name))?.[1]
+      return pid !== undefined && !alive(Number(pid))
+    }),
+    ...olderTemplates.slice(3),
+  ]
+  let dropped = 0
+  for (const name of leftovers) {
+    try {
+      psql(url, `DROP DATABASE IF EXISTS "${name}"`)
+      dropped++
+    } catch {
+      // in use after all: left for a later run
+    }
+  }
+  return dropped
 }
 
 /** A fresh database copied from the template; remove() drops it (closing leftover connections). */
