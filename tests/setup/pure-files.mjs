@@ -18,6 +18,7 @@ export const PURE_FILES = [
   'tests/relay/import-cycles.test.ts',
   'tests/security/load-shedding.test.ts',
   'tests/simulator/models.test.ts',
+  'tests/unit/process-tree.test.ts',
   'tests/simulator/offline-scenario.test.ts',
   'tests/simulator/switch-failure.test.ts',
   'tests/unit/a-prefix-redirect.test.ts',

@@ -1,0 +1,36 @@
+/**
+ * What `npm test` relies on when a run hangs (decision 103): the report names the processes below
+ * a given one, and ending the run kills them all, grandchildren included.
+ */
+import { spawn } from 'node:child_process'
+import { describe, expect, it } from 'vitest'
+import { describeDescendants, killTree } from '../../scripts/process-tree.mjs'
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('the process tree of a run', () => {
+  it('names the processes below a parent and kills them, grandchildren included', async () => {
+    // a shell whose child sleeps: the grandchild of this test
+    const parent = spawn('sh', ['-c', 'sleep 300 & echo $!; wait'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    const exited = new Promise((resolve) => parent.once('exit', resolve))
+    const grandchild = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()))))
+    const report = describeDescendants(process.pid)
+    // pid, elapsed time, CPU %, command line; a child indented under its parent
+    const line = (pid: number, command: string) => new RegExp(`^( +)${pid} \\S+ +\\S+ ${command}`, 'm')
+    const parentIndent = report.match(line(parent.pid!, 'sh -c sleep 300'))?.[1]
+    expect(parentIndent, report).toBeDefined()
+    expect(report.match(line(grandchild, 'sleep 300'))?.[1]).toBe(`${parentIndent}  `)
+
+    killTree(parent.pid!)
+    await exited
+    await expect.poll(() => alive(grandchild)).toBe(false)
+    expect(describeDescendants(process.pid)).not.toContain('sleep 300')
+  })
+})
