@@ -109,7 +109,7 @@ describe('agent location picker', () => {
     await page.goto(`/organization/${DEMO_ORG_ID}/agents/${agent.id}`)
     await page.getByText('The map could not be loaded').waitFor()
     // the hint no longer invites clicks on a map that is not there
-    await page.getByText('Type coordinates to pick a manual location.').waitFor()
+    await page.getByText(/· Type coordinates to pick a manual location\./).waitFor()
     expect(await page.getByText('Click the map').count()).toBe(0)
     await page.getByLabel('Latitude').fill('48.8566')
     await page.getByLabel('Longitude').fill('2.3522')
