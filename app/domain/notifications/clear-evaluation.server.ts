@@ -41,7 +41,11 @@ export async function evaluateClears(ids: readonly string[], now = new Date()): 
 /** Marks these activations' clears evaluated, each only while the issue is still inactive in it. */
 async function markClearEvaluated(issues: readonly Cleared[]) {
   const byActivation = new Map<number, string[]>()
-  for (const { id, activation } of issues) byActivation.set(activation, [...(byActivation.get(activation) ?? []), id])
+  for (const { id, activation } of issues) {
+    const ids = byActivation.get(activation) ?? []
+    ids.push(id)
+    byActivation.set(activation, ids)
+  }
   for (const [activation, ids] of byActivation) {
     for (const chunk of chunked([...new Set(ids)])) {
       await prisma.issue.updateMany({ where: { id: { in: chunk }, activation, isActive: false }, data: { clearEvaluated: activation } })
