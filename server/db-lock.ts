@@ -8,13 +8,27 @@ import fs from 'node:fs'
  */
 export class DatabaseInUseError extends Error {}
 
-const alive = (pid: number) => {
+const HAS_PROC = fs.existsSync('/proc/self/stat')
+
+/**
+ * Whether a process of this machine with this id is running. A zombie (ended, not yet reaped by
+ * its parent: in a container whose first process reaps nothing it stays one) counts as gone.
+ */
+export function processAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+  // without /proc (not Linux) the signal's answer stands
+  if (!HAS_PROC) return true
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z'
+  } catch {
+    // it ended since the signal
+    return false
   }
 }
 
@@ -41,7 +55,7 @@ export function lockDatabase(databaseUrl: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const owner = Number(fs.readFileSync(lockFile, 'utf8').trim())
-      if (owner !== process.pid && alive(owner)) {
+      if (owner !== process.pid && processAlive(owner)) {
         throw new DatabaseInUseError(
           `The database ${databaseFile} is in use by another Pixelfleet process (pid ${owner}); stop it first or set DATABASE_URL to another file.`,
         )

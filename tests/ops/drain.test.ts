@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import http from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
+import { processAlive } from '../../server/db-lock'
 import { portalDb, startPortal, type RunningPortal } from '../e2e/harness'
 
 const until = async <T>(what: string, probe: () => Promise<T | undefined>, limitMs = 60_000): Promise<T> => {
@@ -19,14 +20,7 @@ const until = async <T>(what: string, probe: () => Promise<T | undefined>, limit
   }
 }
 
-const exited = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return false
-  } catch {
-    return true
-  }
-}
+const exited = (pid: number) => !processAlive(pid)
 
 /** A signed-in API call whose JSON body is sent in two parts: the request stays in flight until `finish`. */
 async function slowApiCall(portal: RunningPortal) {

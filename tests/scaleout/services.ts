@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import net, { type AddressInfo } from 'node:net'
 import path from 'node:path'
+import { processAlive } from '../../server/db-lock'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -52,11 +53,7 @@ function runAsync(command: string, args: string[], env: NodeJS.ProcessEnv, timeo
 const processGone = async (pid: number, timeoutMs: number) => {
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
-    try {
-      process.kill(pid, 0)
-    } catch {
-      return true
-    }
+    if (!processAlive(pid)) return true
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   return false

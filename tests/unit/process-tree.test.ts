@@ -5,15 +5,7 @@
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { describeDescendants, killTree } from '../../scripts/process-tree.mjs'
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+import { processAlive } from '../../server/db-lock'
 
 describe('the process tree of a run', () => {
   it('names the processes below a parent and kills them, grandchildren included', async () => {
@@ -30,7 +22,21 @@ describe('the process tree of a run', () => {
 
     killTree(parent.pid!)
     await exited
-    await expect.poll(() => alive(grandchild)).toBe(false)
+    await expect.poll(() => processAlive(grandchild)).toBe(false)
     expect(describeDescendants(process.pid)).not.toContain('sleep 300')
+  })
+
+  it('counts a process that ended but was never reaped (a zombie) as gone', async () => {
+    // the shell's child ends at once; the shell turns into `sleep`, which never reaps it
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 299'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    try {
+      const child = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()))))
+      await expect.poll(() => processAlive(child)).toBe(false)
+      // the signal alone would still say it is there
+      expect(() => process.kill(child, 0)).not.toThrow()
+      expect(processAlive(parent.pid!)).toBe(true)
+    } finally {
+      parent.kill('SIGKILL')
+    }
   })
 })
