@@ -29,6 +29,7 @@ import { announceIngestChanges } from '../app/domain/events/ingest-origin.server
 import { cachedAgent, forgetAgent, loadAgent } from './cache.server'
 import { handlers, type Handler, type IngestCall } from './calls.server'
 import { ingestDatabase } from './sql-pg.server'
+import { prismaTransactionOpen } from '../app/utils/db.server'
 import { isDatabaseUnavailable } from './failures.server'
 import { statementsOf } from './sql-sqlite.server'
 
@@ -88,8 +89,10 @@ function scheduleFlush() {
 
 async function flushBatch() {
   const db = ownConnection ?? (await ingestDatabase())
-  // Never write inside a Prisma transaction that is open on the same connection (its rollback would take ours along).
-  while (!ownConnection && db.inTransaction) await sleep(1)
+  // Never write inside a Prisma transaction that is open on the same connection (its rollback would
+  // take ours along), nor on PostgreSQL while one of this thread is open: this thread blocks until
+  // our statements return, so a row that transaction holds would never be released (db.server.ts).
+  while (!ownConnection && (db.inTransaction || prismaTransactionOpen())) await sleep(1)
   const jobs = queue.slice(0, MAX_BATCH)
   queue = queue.slice(jobs.length)
   const started = performance.now()

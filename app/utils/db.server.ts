@@ -41,7 +41,50 @@ export function postgresPool(): pg.Pool {
 function createPostgresClient(): PrismaClient {
   const { PrismaClient: PgClient } = createRequire(import.meta.url)('.prisma/client-pg') as { PrismaClient: new (options: unknown) => PrismaClient }
   const { PrismaPg } = createRequire(import.meta.url)('@prisma/adapter-pg') as { PrismaPg: typeof PrismaPgAdapter }
-  return new PgClient({ adapter: new PrismaPg(postgresPool()) })
+  return new PgClient({ adapter: countingTransactions(new PrismaPg(postgresPool())) })
+}
+
+/** Prisma transactions open in this thread (PostgreSQL), shared by every module graph like the client. */
+const openTransactions = singleton('prisma-pg-open-transactions', () => ({ count: 0 }))
+
+/**
+ * Whether a Prisma transaction is open in this thread. Ingest on PostgreSQL blocks its thread until
+ * its statements return (sql-pg.server.ts): begun while a Prisma transaction of the same thread
+ * holds a row it writes, it would wait for a COMMIT that thread can no longer send, forever (the
+ * PostgreSQL test run hung on it in CI). Ingest waits these out first, as it does on SQLite.
+ */
+export const prismaTransactionOpen = () => openTransactions.count > 0
+
+type TransactionLike = { commit: () => Promise<void>; rollback: () => Promise<void> }
+type AdapterLike = { startTransaction: (isolationLevel?: unknown) => Promise<TransactionLike> }
+
+/** Counts the adapter's transactions from their start until their commit or rollback. */
+function countingTransactions<F extends object>(factory: F): F {
+  const target = factory as unknown as { connect: () => Promise<AdapterLike> }
+  const connect = target.connect.bind(factory)
+  target.connect = async () => {
+    const adapter = await connect()
+    const start = adapter.startTransaction.bind(adapter)
+    adapter.startTransaction = async (isolationLevel) => {
+      openTransactions.count++
+      let open = true
+      const end = () => {
+        if (open) openTransactions.count--
+        open = false
+      }
+      const transaction = await start(isolationLevel).catch((error: unknown) => {
+        end()
+        throw error
+      })
+      const commit = transaction.commit.bind(transaction)
+      const rollback = transaction.rollback.bind(transaction)
+      transaction.commit = () => commit().finally(end)
+      transaction.rollback = () => rollback().finally(end)
+      return transaction
+    }
+    return adapter
+  }
+  return factory
 }
 
 /**
