@@ -5,11 +5,13 @@
 // of a single loop holds far better than wall time on the shared machine, so this tells a 1 ms change
 // of the render or the loaders at load 20 (bench:pages measures the whole server, docs/benchmarks.md).
 // --build <dir> measures another build (e.g. main's, copied to bench/.data/build-main) instead of ./build,
-// so two builds can alternate in the same minutes.
+// so two builds can alternate in the same minutes. RENDER_DUMP=/tmp/x writes each page's body to /tmp/x-<page>.html
+// (to compare two builds' output). PRISMA_PLAN_CACHE=off measures without the plan cache (decision 105).
 import fs from 'node:fs'
 import path from 'node:path'
 import { Session } from 'node:inspector/promises'
 import { type ServerBuild } from '@remix-run/node'
+import Database from 'better-sqlite3'
 import { DEMO_ORG_ID, DEMO_USERS } from '../prisma/seed-data'
 import { BENCH_ORG_ID } from './seed-fleet'
 import { benchDatabase, createSession, loadAverage, root } from './portal'
@@ -35,6 +37,13 @@ const handler = createRequestHandler(build, 'production')
 const cookie = createSession(file, DEMO_USERS.owner.id)
 
 const bench = `/organization/${BENCH_ORG_ID}`
+const benchProject = 'bench-prj-000000000'
+const firstAgent = (() => {
+  const db = new Database(file, { readonly: true })
+  const row = db.prepare(`SELECT id FROM "Agent" WHERE "organizationId" = ? ORDER BY "clientName" LIMIT 1`).get(BENCH_ORG_ID) as { id: string }
+  db.close()
+  return row.id
+})()
 const pages: [string, string][] = [
   ['/about', '/about'],
   ['/about.data', '/about.data'],
@@ -44,6 +53,12 @@ const pages: [string, string][] = [
   ['agents list, demo', `/organization/${DEMO_ORG_ID}/agents`],
   ['agents list, 10k', `${bench}/agents`],
   ['dashboard, 10k', `${bench}/dashboard`],
+  ['projects list, 10k', `${bench}/projects`],
+  ['project agents tab, 10k', `${bench}/projects/${benchProject}/agents`],
+  ['project devices tab, 10k', `${bench}/projects/${benchProject}/devices`],
+  ['agent detail, 10k', `${bench}/agents/${firstAgent}`],
+  ['edit agents, 10k', `${bench}/edit/agents`],
+  ['project readiness, 10k', `${bench}/projects/${benchProject}/readiness`],
 ]
 
 async function once(url: string, signedIn: boolean) {
@@ -76,6 +91,7 @@ for (const [name, url] of pages) {
     fs.mkdirSync(path.dirname(out), { recursive: true })
     fs.writeFileSync(out, JSON.stringify(profile))
   }
+  if (process.env.RENDER_DUMP) fs.writeFileSync(`${process.env.RENDER_DUMP}-${name.replace(/\W+/g, '-')}.html`, Buffer.from(await (await handler(new Request(`http://127.0.0.1${url}`, { headers: { accept: 'text/html,*/*', ...(signedIn ? { cookie } : {}), 'x-pixelfleet-client-ip': '127.0.0.1', 'x-pixelfleet-client-proto': 'http' } }), { cspNonce: 'bench', markUnavailable: () => {} })).arrayBuffer()))
   console.log(`| ${name} | ${(bytes / 1024).toFixed(1)} | ${((used.user + used.system) / 1000 / RUNS).toFixed(2)} |`)
 }
 console.log(`\nload average at the end ${loadAverage()}`)

@@ -46,6 +46,8 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().default('Pixelfleet <no-reply@pixelfleet.local>'),
   /** fleet aggregates and tables shared between requests for this long, dropped by any change (docs/decisions/016); 0 = never shared */
   FLEET_READ_CACHE_MS: z.coerce.number().int('FLEET_READ_CACHE_MS must be a whole number').min(0, 'FLEET_READ_CACHE_MS must be 0 or more').max(60_000, 'FLEET_READ_CACHE_MS must be at most 60000').default(5_000),
+  /** `off` compiles every database query anew instead of reusing one plan per query shape (decision 105) */
+  PRISMA_PLAN_CACHE: z.enum(['on', 'off'], { message: 'PRISMA_PLAN_CACHE must be on or off' }).default('on'),
   /** batch window of alert e-mails per user: items within it are sent together as one digest */
   NOTIFY_BATCH_MS: z.coerce.number().int('NOTIFY_BATCH_MS must be a whole number').min(0, 'NOTIFY_BATCH_MS must be 0 or more').default(10_000),
   /** notification channels (docs/notification-channels.md): allow webhook URLs on private/loopback addresses (never in production unless set) */

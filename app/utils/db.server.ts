@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3'
 import type pg from 'pg'
 import { getConfig } from './env.server'
 import { singleton } from './singleton.server'
+import { installPlanCache } from './prisma-plan-cache.server'
 
 /**
  * The better-sqlite3 connection under each Prisma client (captured when Prisma connects). Shared
@@ -97,6 +98,8 @@ function countingTransactions<F extends object>(factory: F): F {
 export const SQLITE_MAX_BIND_VALUES = 32766
 
 function createClient() {
+  // every query of a known shape skips Prisma's compiler (decision 105); Vitest checks each reuse
+  installPlanCache({ enabled: getConfig().PRISMA_PLAN_CACHE === 'on', verifyEveryHit: Boolean(process.env.VITEST) })
   const url = getConfig().DATABASE_URL
   if (isPostgres(url)) return createPostgresClient()
   const adapter = new PrismaBetterSQLite3({ url })
