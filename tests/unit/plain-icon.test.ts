@@ -22,6 +22,13 @@ describe('plainIcon', () => {
     expect(renderToStaticMarkup(plainIcon(Icon, className))).toBe(renderToStaticMarkup(h(Icon, { className: className || undefined })))
   })
 
+  it('with a label is a named image (a connection state in a table row), else decorative', () => {
+    const named = renderToStaticMarkup(plainIcon(Gauge, 'size-4 text-emerald-600', 'Connected'))
+    expect(named).toBe(renderToStaticMarkup(h(Gauge, { className: 'size-4 text-emerald-600' })).replace(' aria-hidden="true"', ' role="img" aria-label="Connected"'))
+    expect(plainIcon(Gauge, 'size-4', 'Connected')).not.toBe(plainIcon(Gauge, 'size-4', 'Disconnected'))
+    expect(plainIcon(Gauge, 'size-4', 'Connected')).toBe(plainIcon(Gauge, 'size-4', 'Connected'))
+  })
+
   it('builds one element per icon and class, reused by every render', () => {
     expect(plainIcon(Gauge, 'size-4')).toBe(plainIcon(Gauge, 'size-4'))
     expect(plainIcon(Gauge, 'size-4')).not.toBe(plainIcon(Gauge))

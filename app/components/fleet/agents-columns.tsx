@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react'
 import { COLUMN_LABELS, type SortableColumn } from '~/domain/fleet/agents-table-state'
 import type { AgentTableRow } from '~/domain/fleet/agents-table.server'
 import { cn } from '~/utils/cn'
+import { plainIcon } from '../shell/plain-icon'
 import { buttonVariants } from '../ui/button'
 import { type useAgentSelection } from './bulk-bar'
 import { LastSeen, type LastSeenMode, nextLastSeenMode } from './last-seen'
@@ -89,7 +90,7 @@ export function useAgentsColumns({
             className="rounded p-0.5 text-muted-foreground hover:bg-accent"
             onClick={row.getToggleExpandedHandler()}
           >
-            {row.getIsExpanded() ? <ChevronDown className="size-4" /> : <ChevronRight className="size-4" />}
+            {plainIcon(row.getIsExpanded() ? ChevronDown : ChevronRight, 'size-4')}
           </button>
         ),
       },
@@ -163,12 +164,12 @@ export function useAgentsColumns({
           <span className="flex justify-end gap-0.5">
             {row.original.isConnected && row.original.isTunnelConnected && row.original.canConnect ? (
               <Link to={portalLink(organizationId, row.original.id, location.pathname + location.search)} className={ROW_ICON_BUTTON} aria-label={`Open portal of ${row.original.name}`} data-tip="Open remote portal">
-                <ExternalLink />
+                {plainIcon(ExternalLink)}
               </Link>
             ) : null}
             {canDelete ? (
               <button type="button" className={ROW_REMOVE_BUTTON} aria-label={`Remove ${row.original.name}`} data-tip="Remove agent" onClick={() => onRemove(row.original)}>
-                <Trash2 />
+                {plainIcon(Trash2)}
               </button>
             ) : null}
           </span>

@@ -2,6 +2,7 @@ import { Link, useLocation } from '@remix-run/react'
 import { CircleCheck, CircleHelp, CircleX, MonitorUp } from 'lucide-react'
 import { severityColor, severityLabel } from '~/domain/agents/derived'
 import { cn } from '~/utils/cn'
+import { plainIcon } from '../shell/plain-icon'
 import { Button } from '../ui/button'
 import { Tooltip } from '../ui/tooltip'
 import { formatCount } from '~/utils/format-time'
@@ -16,7 +17,8 @@ export const CONNECTION_STATES = {
 /** Connected / disconnected / unknown (never seen) icon. */
 export function ConnectionIcon({ connected, unknown, className }: { connected: boolean; unknown?: boolean; className?: string }) {
   const { Icon, label, color } = CONNECTION_STATES[unknown ? 'unknown' : connected ? 'connected' : 'disconnected']
-  return <Icon aria-label={label} className={cn('size-4', color, className)} />
+  // one cached plain <svg> per state: a table draws one per row
+  return plainIcon(Icon, className ? cn('size-4', color, className) : `size-4 ${color}`, label)
 }
 
 /** A severity pill: colour and label of the worst severity, with a count when given. */

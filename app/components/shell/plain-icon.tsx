@@ -16,23 +16,25 @@ const cache = new Map<LucideIcon, Map<string, ReactElement>>()
  * with lucide's own; should a lucide release no longer expose its paths this way, the icon
  * component itself is returned (same output, the old cost).
  */
-export function plainIcon(Icon: LucideIcon, className = ''): ReactElement {
+export function plainIcon(Icon: LucideIcon, className = '', label?: string): ReactElement {
   let byClass = cache.get(Icon)
   if (!byClass) cache.set(Icon, (byClass = new Map()))
-  let element = byClass.get(className)
+  const key = label === undefined ? className : `${className}\u0000${label}`
+  let element = byClass.get(key)
   if (!element) {
-    element = build(Icon, className)
-    byClass.set(className, element)
+    element = build(Icon, className, label)
+    byClass.set(key, element)
   }
   return element
 }
 
-function build(Icon: LucideIcon, className: string): ReactElement {
+/** `label` makes the icon an image with that name (role img); without it the icon is decorative. */
+function build(Icon: LucideIcon, className: string, label?: string): ReactElement {
   // lucide-react: forwardRef(({className, ...props}) => <Icon iconNode={...} className="lucide-<name> ..." />)
   const render = (Icon as unknown as { render?: (props: LucideProps, ref: null) => LucideInner }).render
   const inner = typeof render === 'function' ? render({}, null) : null
   const nodes = inner?.props.iconNode
-  if (!Array.isArray(nodes) || typeof inner?.props.className !== 'string') return <Icon className={className || undefined} />
+  if (!Array.isArray(nodes) || typeof inner?.props.className !== 'string') return <Icon className={className || undefined} {...(label === undefined ? {} : { role: 'img', 'aria-label': label })} />
   // as lucide's mergeClasses('lucide', className) over its inner class list
   const classes = ['lucide', inner.props.className, className].filter((c, i, all) => c.trim() !== '' && all.indexOf(c) === i)
   return (
@@ -47,7 +49,7 @@ function build(Icon: LucideIcon, className: string): ReactElement {
       strokeLinecap="round"
       strokeLinejoin="round"
       className={classes.join(' ').trim()}
-      aria-hidden="true"
+      {...(label === undefined ? { 'aria-hidden': 'true' as const } : { role: 'img', 'aria-label': label })}
       dangerouslySetInnerHTML={{ __html: nodes.map(([tag, attrs]) => `<${tag}${attributes(attrs)}></${tag}>`).join('') }}
     />
   )
