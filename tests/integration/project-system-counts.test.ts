@@ -76,4 +76,29 @@ describe('projects list counts', () => {
     expect(list.systems).toEqual({ total: 3, unassigned: 1 })
     expect(list.projects.map((p) => [p.name, p.systemsCount])).toEqual([['Stage', 2]])
   })
+
+  it('share their tags per set of visible projects: a rename shows once announced, a project viewer never gets the tags of the owner', async () => {
+    const backstage = (await prisma.project.create({ data: { organizationId: orgId, name: 'Backstage' } })).id
+    const agent = await prisma.agent.create({ data: { clientName: 'Agent B', secretHash: 'x', organizationId: orgId, lastSeen: new Date() } })
+    const system = await prisma.system.create({ data: { agentId: agent.id, key: 'sys', name: 'Wall B', projectId: backstage } })
+    const v = await prisma.user.create({ data: { email: 'viewer@counts.test', name: 'Counts Viewer', emailVerified: true } })
+    await prisma.$transaction(async (tx) => {
+      await tx.accessRight.create({ data: { userId: v.id, roleId: DEFAULT_ROLE_IDS.projectViewer, organizationId: orgId, projectId } })
+      await compileUserAcls(tx, v.id, orgId)
+    })
+    const viewer: UserActor = { kind: 'user', userId: v.id, email: v.email, name: v.name, isSiteAdmin: false, ip: '', userAgent: '' }
+    emitChange({ organizationId: orgId, kind: 'system', ids: [system.id] })
+
+    const tagNames = (tags: Awaited<ReturnType<typeof projectSystemTags>>) => Object.fromEntries(Object.entries(tags).map(([id, t]) => [id, t.tags.map((x) => x.name)]))
+    expect(tagNames(await projectSystemTags(owner, orgId))[backstage]).toEqual(['Wall B'])
+    const seen = await projectSystemTags(viewer, orgId)
+    expect(Object.keys(seen)).toEqual([projectId])
+
+    // renamed without a change event: the shared tags stay; announced, the rename shows at once
+    await prisma.system.update({ where: { id: system.id }, data: { name: 'Wall B2' } })
+    expect(tagNames(await projectSystemTags(owner, orgId))[backstage]).toEqual(['Wall B'])
+    emitChange({ organizationId: orgId, kind: 'system', ids: [system.id] })
+    expect(tagNames(await projectSystemTags(owner, orgId))[backstage]).toEqual(['Wall B2'])
+    expect(Object.keys(await projectSystemTags(viewer, orgId))).toEqual([projectId])
+  })
 })

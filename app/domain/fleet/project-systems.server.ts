@@ -2,6 +2,7 @@ import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
 import { presenceOf } from '../agents/presence.server'
 import { isPostgres, prisma } from '~/utils/db.server'
+import { cachedOrgRead, visibilityKey } from './org-read-cache.server'
 import { projectSystemCounts } from './project-system-counts.server'
 import { loadFleetScope } from './scope.server'
 
@@ -33,6 +34,14 @@ export async function projectSystemTags(actor: Actor, organizationId: string): P
   const scope = await loadFleetScope(actor, organizationId, 'project.view')
   const ids = scope.viewableProjectIds
   if (!ids.length) return {}
+  // Shared like the dashboard's figures (decision 016): every viewer seeing the same projects gets
+  // one answer for ORG_READ_CACHE_MS, dropped by any change a person makes. Not by each report: a
+  // reporting fleet would drop it every few milliseconds; 'connected' and 'last seen' lag by at most
+  // the bound, as the counts beside them do.
+  return cachedOrgRead(organizationId, `project-system-tags:${visibilityKey(scope)}`, () => loadTags(organizationId, ids))
+}
+
+async function loadTags(organizationId: string, ids: string[]): Promise<Record<string, ProjectSystemTags>> {
   const now = Date.now()
   const [rows, counts] = await Promise.all([
     // per project one range of the (projectId, name, key, id) index; a window over every system
