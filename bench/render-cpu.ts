@@ -61,9 +61,11 @@ const pages: [string, string][] = [
   ['project readiness, 10k', `${bench}/projects/${benchProject}/readiness`],
 ]
 
+const respond = (url: string, signedIn: boolean) =>
+  handler(new Request(`http://127.0.0.1${url}`, { headers: { accept: 'text/html,*/*', ...(signedIn ? { cookie } : {}), 'x-pixelfleet-client-ip': '127.0.0.1', 'x-pixelfleet-client-proto': 'http' } }), { cspNonce: 'bench', markUnavailable: () => {} })
+
 async function once(url: string, signedIn: boolean) {
-  const request = new Request(`http://127.0.0.1${url}`, { headers: { accept: 'text/html,*/*', ...(signedIn ? { cookie } : {}), 'x-pixelfleet-client-ip': '127.0.0.1', 'x-pixelfleet-client-proto': 'http' } })
-  const response = await handler(request, { cspNonce: 'bench', markUnavailable: () => {} })
+  const response = await respond(url, signedIn)
   const body = await response.arrayBuffer()
   if (response.status >= 400) throw new Error(`${url}: ${response.status}`)
   return body.byteLength
@@ -91,7 +93,7 @@ for (const [name, url] of pages) {
     fs.mkdirSync(path.dirname(out), { recursive: true })
     fs.writeFileSync(out, JSON.stringify(profile))
   }
-  if (process.env.RENDER_DUMP) fs.writeFileSync(`${process.env.RENDER_DUMP}-${name.replace(/\W+/g, '-')}.html`, Buffer.from(await (await handler(new Request(`http://127.0.0.1${url}`, { headers: { accept: 'text/html,*/*', ...(signedIn ? { cookie } : {}), 'x-pixelfleet-client-ip': '127.0.0.1', 'x-pixelfleet-client-proto': 'http' } }), { cspNonce: 'bench', markUnavailable: () => {} })).arrayBuffer()))
+  if (process.env.RENDER_DUMP) fs.writeFileSync(`${process.env.RENDER_DUMP}-${name.replace(/\W+/g, '-')}.html`, Buffer.from(await (await respond(url, signedIn)).arrayBuffer()))
   console.log(`| ${name} | ${(bytes / 1024).toFixed(1)} | ${((used.user + used.system) / 1000 / RUNS).toFixed(2)} |`)
 }
 console.log(`\nload average at the end ${loadAverage()}`)

@@ -59,7 +59,8 @@ describe('query plans per shape', () => {
 
   it('never reuses a write: each create gets its own id and time', async () => {
     const a = await prisma.project.create({ data: { organizationId: orgId, name: 'Write 1' } })
-    await new Promise((r) => setTimeout(r, 5))
+    // past the millisecond (a timer may fire a little early): a reused plan would repeat the first time
+    await new Promise((r) => setTimeout(r, 20))
     const b = await prisma.project.create({ data: { organizationId: orgId, name: 'Write 2' } })
     expect(b.id).not.toBe(a.id)
     expect(b.createdAt.getTime()).toBeGreaterThan(a.createdAt.getTime())
