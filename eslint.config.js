@@ -4,7 +4,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['build/**', 'node_modules/**', 'data/**', 'tests/.tmp/**', 'public/build/**', '.cache/**'] },
+  { ignores: ['build/**', 'node_modules/**', 'data/**', 'tests/.tmp/**', 'public/build/**', '.cache/**', 'bench/.data/**', 'bench/.out/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
