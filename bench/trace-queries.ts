@@ -1,4 +1,4 @@
-// node --import tsx bench/trace-queries.ts <database url> [dashboard,agents,projects] [runs]: every
+// node --import tsx bench/trace-queries.ts <database url> [dashboard,agents,projects,readiness] [runs]: every
 // statement of those loaders of the bench organization timed, uncached (FLEET_READ_CACHE_MS=0), in
 // this process: per run wall and CPU ms and the statements' sum, then the slowest statements of the
 // last run. SQLite through better-sqlite3's statements, PostgreSQL through pg's client. Writes a
@@ -55,6 +55,7 @@ const cookie = `pf_session=${encodeURIComponent(Buffer.from(JSON.stringify(token
 const routes: Record<string, { mod: string; url: string }> = {
   dashboard: { mod: '../app/routes/_app.organization.$organizationId.dashboard', url: `/organization/${BENCH_ORG_ID}/dashboard` },
   agents: { mod: '../app/routes/_app.organization.$organizationId.agents._index', url: `/organization/${BENCH_ORG_ID}/agents` },
+  readiness: { mod: '../app/routes/_app.organization.$organizationId.projects.$projectId_.readiness', url: `/organization/${BENCH_ORG_ID}/projects/bench-prj-000000000/readiness` },
 }
 const { requireUser } = await import('../app/utils/auth.server')
 const { projectSystemTags } = await import('../app/domain/fleet/project-systems.server')
@@ -70,7 +71,7 @@ for (const name of which) {
     log = []
     const cpu0 = process.cpuUsage()
     const t0 = performance.now()
-    let res = await loader({ request: new Request(`http://bench.local${r.url}`, { headers: { cookie } }), params: { organizationId: BENCH_ORG_ID }, context: {} })
+    let res = await loader({ request: new Request(`http://bench.local${r.url}`, { headers: { cookie } }), params: { organizationId: BENCH_ORG_ID, projectId: 'bench-prj-000000000' }, context: {} })
     // deferred data
     if (res && typeof res === 'object' && 'data' in (res as object)) res = (res as { data: unknown }).data
     if (res && typeof res === 'object') for (const v of Object.values(res as object)) if (v && typeof (v as Promise<unknown>).then === 'function') await v

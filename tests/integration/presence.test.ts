@@ -43,15 +43,17 @@ beforeAll(async () => {
   patientId = (await prisma.project.create({ data: { organizationId: orgId, name: 'Patient', offlineAlarmMinutes: 120 } })).id
   const now = Date.now()
   // [name, minutes since last seen, projects of its systems (null = unassigned)]; margins of minutes, so a slow run decides the same
-  const fleet: [string, number, (string | null)[]][] = [
+  // null minutes: enrolled, never seen, so no systems yet (SQL's NULL last seen must count as disconnected, not as unknown)
+  const fleet: [string, number | null, (string | null)[]][] = [
     ['strict-20', 20, [strictId]], // within the former 30-minute window, past its project's 10
     ['patient-20', 20, [patientId]],
     ['both-20', 20, [strictId, patientId]], // the shortest delay of its projects decides
     ['unassigned-now', 0, [null]],
     ['patient-180', 180, [patientId]],
+    ['never-seen', null, []],
   ]
   for (const [name, minutes, projects] of fleet) {
-    const agent = await prisma.agent.create({ data: { clientName: name, secretHash: 'x', organizationId: orgId, lastSeen: new Date(now - minutes * MIN) } })
+    const agent = await prisma.agent.create({ data: { clientName: name, secretHash: 'x', organizationId: orgId, lastSeen: minutes === null ? null : new Date(now - minutes * MIN) } })
     ids[name] = agent.id
     for (const [i, projectId] of projects.entries()) await prisma.system.create({ data: { agentId: agent.id, key: `sys-${i}`, name: `${name} ${i}`, projectId } })
   }
@@ -59,7 +61,7 @@ beforeAll(async () => {
 })
 
 const connectedNames = ['patient-20', 'unassigned-now']
-const offlineNames = ['strict-20', 'both-20', 'patient-180']
+const offlineNames = ['strict-20', 'both-20', 'patient-180', 'never-seen']
 
 describe('one presence model', () => {
   it('decides the Connected tag, the Connected filter and its counts in the agents table', async () => {
@@ -70,6 +72,7 @@ describe('one presence model', () => {
       'both-20': false,
       'unassigned-now': true,
       'patient-180': false,
+      'never-seen': false,
     })
     expect(Object.fromEntries(all.rows.map((r) => [r.name, r.offlineAfterMinutes]))).toMatchObject({ 'strict-20': 10, 'patient-20': 120, 'both-20': 10, 'unassigned-now': 5 })
     expect((await agentsTable(owner, orgId, query(['Connected']))).rows.map((r) => r.name).sort()).toEqual(connectedNames)
@@ -77,7 +80,7 @@ describe('one presence model', () => {
     const facets = await agentFacets(owner, orgId)
     expect(facets.connected).toEqual([
       { value: 'Connected', count: 2 },
-      { value: 'Disconnected', count: 3 },
+      { value: 'Disconnected', count: 4 },
     ])
   })
 
@@ -102,6 +105,7 @@ describe('one presence model', () => {
   it('decides the readiness report', async () => {
     const strict = await readinessReport(owner, orgId, strictId)
     expect(strict.offline.map((a) => a.name).sort()).toEqual(['both-20', 'strict-20'])
+    expect(strict.summary.agentsOffline).toBe(2)
     expect(strict.summary.ready).toBe(false)
     expect(strict.offlineAfterMinutes).toBe(10)
     const patient = await readinessReport(owner, orgId, patientId)
@@ -116,7 +120,8 @@ describe('one presence model', () => {
     })
     const alarmedAgents = new Set(alarmed.map((i) => i.system.agentId))
     const table = await agentsTable(owner, orgId, query([]))
-    for (const row of table.rows) expect({ name: row.name, alarmed: alarmedAgents.has(row.id) }).toEqual({ name: row.name, alarmed: !row.isConnected })
+    // an agent that never reported has no system to hold an alarm
+    for (const row of table.rows.filter((r) => r.systemsTotal > 0)) expect({ name: row.name, alarmed: alarmedAgents.has(row.id) }).toEqual({ name: row.name, alarmed: !row.isConnected })
     // both-20's Patient system waits for Patient's own delay (120 minutes); its Strict system is alarmed
     expect(alarmed.filter((i) => i.system.agentId === ids['both-20']).map((i) => i.system.projectId)).toEqual([strictId])
   })

@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
-import { readinessCsv, readinessReport } from '~/domain/readiness/readiness.server'
+import { emitChange } from '~/domain/events/bus.server'
+import { PAGE_DEVIATION_LIMITS, readinessCsv, readinessPage, readinessReport } from '~/domain/readiness/readiness.server'
 import { csvLine } from '~/utils/csv'
 import { prisma } from '~/utils/db.server'
 import { actorFor } from '../setup/actor'
@@ -102,5 +103,36 @@ describe('readiness report', () => {
     expect(lines).toContain('Open issues,Error,1,0')
     expect(lines).toContain('Tile over temperature,Error,alert,recv.tempHigh,Wall B,Wall B system,receiver,tiles,Tile too hot,2026-06-01T12:00:00.000Z')
     expect(lines.some((l) => l.startsWith('Agent offline,Wall D,'))).toBe(true)
+  })
+
+  it('cuts each list at its limit by name, ignoring case, while the counts stay exact', async () => {
+    const arena = (await prisma.project.create({ data: { organizationId: orgId, name: 'Arena' } })).id
+    // three on the baseline (5.0), three off it; binary order would put Bravo before alpha
+    for (const [name, version] of [['delta', '5.0'], ['echo', '5.0'], ['foxtrot', '5.0'], ['charlie', '4.1'], ['Bravo', '3.9'], ['alpha', '4.0']]) {
+      const agent = await prisma.agent.create({ data: { clientName: name, secretHash: 'x', organizationId: orgId, product: 'Arena', version, lastSeen: null } })
+      const system = await prisma.system.create({ data: { agentId: agent.id, key: 'sys', name: `${name} system`, projectId: arena } })
+      await prisma.device.create({ data: { systemId: system.id, key: 'proc', component: 'processor', product: 'P9', versionSoftware: version } })
+    }
+    const r = await readinessReport(owner, orgId, arena, NOW, 500, 2)
+    for (const component of ['agent', 'processor']) {
+      const group = r.baselines.find((g) => g.component === component)!
+      expect(group).toMatchObject({ baseline: { software: '5.0', count: 3 }, total: 6, deviationsTotal: 3 })
+      expect(group.deviations.map((d) => d.agentName)).toEqual(['alpha', 'Bravo'])
+    }
+    expect(r.summary).toMatchObject({ agents: 6, agentsOffline: 6, baselineDeviations: 6 })
+    // never seen: offline, listed by name too
+    expect(r.offline.map((a) => [a.name, a.lastSeen, a.systems])).toEqual(['alpha', 'Bravo', 'charlie', 'delta', 'echo', 'foxtrot'].map((n) => [n, null, 1]))
+  })
+
+  it('shares the web page report between viewers of the same projects until a change is announced', async () => {
+    const arena = (await prisma.project.findFirstOrThrow({ where: { organizationId: orgId, name: 'Arena' } })).id
+    const page = await readinessPage(owner, orgId, arena)
+    expect(page.baselines.find((g) => g.component === 'processor')!.deviations).toHaveLength(Math.min(3, PAGE_DEVIATION_LIMITS[0]))
+    expect(await readinessPage(owner, orgId, arena)).toBe(page)
+    await expect(readinessPage(otherViewer, orgId, arena)).rejects.toMatchObject({ status: 403 })
+    await prisma.project.update({ where: { id: arena }, data: { name: 'Arena North' } })
+    expect((await readinessPage(owner, orgId, arena)).project.name).toBe('Arena')
+    emitChange({ organizationId: orgId, kind: 'project' })
+    expect((await readinessPage(owner, orgId, arena)).project.name).toBe('Arena North')
   })
 })

@@ -1,3 +1,4 @@
+import { type ReactNode } from 'react'
 import type { ReadinessReport } from '~/domain/readiness/readiness.server'
 import { formatCount } from '~/utils/format-time'
 
@@ -46,8 +47,11 @@ export const READINESS_CSS = `
 
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : 'Never')
 
-/** The report itself: the same markup on the page, in print and in the downloaded HTML file. */
-export function ReadinessDocument({ report }: { report: ReadinessReport }) {
+/**
+ * The report itself: the same markup on the page, in print and in the downloaded HTML file.
+ * `deviationsControl`: the page's link to list more (or fewer) deviations per group.
+ */
+export function ReadinessDocument({ report, deviationsControl }: { report: ReadinessReport; deviationsControl?: ReactNode }) {
   const s = report.summary
   const deviating = report.baselines.filter((g) => g.deviations.length)
   const card = (label: string, value: number, bad: boolean) => (
@@ -142,6 +146,7 @@ export function ReadinessDocument({ report }: { report: ReadinessReport }) {
         <p className="rr-def">
           The baseline of each component and product is the version (software and firmware together) most of the project&apos;s devices run; a tie goes to the newer version.
           Agents are compared by their own software version per product. Listed below: every system or agent that runs something else.
+          {deviationsControl ? <> {deviationsControl}</> : null}
         </p>
         {report.baselines.length ? (
           <div className="rr-scroll">
