@@ -54,6 +54,7 @@ const pages: [string, string][] = [
   ['agents list, 10k', `${bench}/agents`],
   ['dashboard, 10k', `${bench}/dashboard`],
   ['projects list, 10k', `${bench}/projects`],
+  ['projects list .data, 10k', `${bench}/projects.data`],
   ['project agents tab, 10k', `${bench}/projects/${benchProject}/agents`],
   ['project devices tab, 10k', `${bench}/projects/${benchProject}/devices`],
   ['agent detail, 10k', `${bench}/agents/${firstAgent}`],

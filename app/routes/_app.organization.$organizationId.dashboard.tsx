@@ -18,6 +18,7 @@ import { domainCall } from '~/utils/errors.server'
 import { requireOrgPermission } from '~/utils/org-route.server'
 import { useDebouncedCallback } from '~/utils/use-debounced-callback'
 import { useLiveRevalidate } from '~/utils/use-live-revalidate'
+import { useRowsOnServer } from '~/components/ui/rows-on-server'
 
 /** Behind FEATURE_DASHBOARDS (404 when off); needs org.metrics.view. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -36,6 +37,8 @@ const SEARCH_DEBOUNCE_MS = 300
 
 export default function DashboardPage() {
   const dash = useLoaderData<typeof loader>()
+  // the table scrolls within 420 px (~14 rows): the server renders the first ones
+  const metricRows = useRowsOnServer(dash.metrics)
   const { organization } = useOrganization()
   const [, setParams] = useSearchParams()
   useLiveRevalidate(organization.id, ['agent', 'system', 'issue', 'project'])
@@ -99,7 +102,7 @@ export default function DashboardPage() {
                 </tr>
               </thead>
               <tbody>
-                {dash.metrics.map((m) => (
+                {metricRows.map((m) => (
                   <tr key={m.id} className="border-b last:border-0">
                     <td className="whitespace-nowrap px-3 py-1 font-mono text-xs text-muted-foreground">{m.key}</td>
                     <td className="whitespace-nowrap px-3 py-1 font-medium">{m.label}</td>
@@ -141,7 +144,9 @@ export default function DashboardPage() {
   )
 }
 
-function VersionsCard({ title, rows, empty }: { title: string; rows: { type: string; product: string; version: string; count: number }[]; empty: string }) {
+function VersionsCard({ title, rows: allRows, empty }: { title: string; rows: { type: string; product: string; version: string; count: number }[]; empty: string }) {
+  // scrolls within 300 px (~10 rows)
+  const rows = useRowsOnServer(allRows)
   return (
     <Card>
       <CardHeader>

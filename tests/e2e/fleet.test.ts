@@ -3,14 +3,16 @@
  * portal; the agents list shows it going connected without a reload, the project overview counts
  * its alert in 'Issues by Severity', and moving its system to another project updates an open
  * overview live. A second test reloads the agents list and finds its URL state intact; a third
- * opens the fleet screens in a browser far from the server's time zone and finds no hydration error.
+ * opens the fleet screens in a browser far from the server's time zone and finds no hydration error;
+ * a fourth finds a long page's first rows in the server's HTML and all of them once hydrated.
  */
 import { type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatDateTime } from '~/utils/format-time'
 import { DEMO_ORG_ID, DEMO_USERS } from '../../prisma/seed-data'
 import { type Fleet } from '../../simulator/fleet'
-import { hydrated, launchBrowser, newPage, type RunningPortal, signInAs, startEnrolledAgent, startPortal } from './harness'
+import { SERVER_ROWS } from '~/components/ui/rows-on-server'
+import { hydrated, launchBrowser, newPage, portalDb, type RunningPortal, signInAs, startEnrolledAgent, startPortal } from './harness'
 
 const STAGE_LEFT = 'demo-prj-stage-left0'
 const VOLUME_A = 'demo-prj-volume-a000'
@@ -193,6 +195,29 @@ describe('fleet monitoring screens', () => {
       return text === expected ? 'browser zone' : `${text} (expected ${expected})`
     }
     await expect.poll(shownInBrowserZone).toBe('browser zone')
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('sends the first rows of a long table as HTML and shows the whole page once hydrated (decision 107)', async () => {
+    const db = await portalDb(portal)
+    try {
+      // enough agents for a full first page of 25 (the demo has a handful)
+      await db.agent.createMany({ data: Array.from({ length: 30 }, (_, i) => ({ clientName: `Rows ${String(i).padStart(2, '0')}`, secretHash: 'x', organizationId: DEMO_ORG_ID })) })
+    } finally {
+      await db.$disconnect()
+    }
+    const context = await browser.newContext({ baseURL: portal.url, viewport: { width: 1400, height: 900 } })
+    await signInAs(context, portal, DEMO_USERS.owner.email)
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (e) => errors.push(e.message))
+    page.on('console', (m) => m.type() === 'error' && /hydrat|React error #4(18|19|22|23|25)/i.test(m.text()) && errors.push(m.text()))
+    const html = await (await page.request.get(`/organization/${DEMO_ORG_ID}/agents`)).text()
+    expect(html.match(/<tr[^>]* data-agent-id=/g)).toHaveLength(SERVER_ROWS)
+    await page.goto(`/organization/${DEMO_ORG_ID}/agents`)
+    await hydrated(page)
+    await expect.poll(() => page.locator('tr[data-agent-id]').count()).toBe(25)
     expect(errors).toEqual([])
     await context.close()
   })

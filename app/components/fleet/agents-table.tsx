@@ -14,6 +14,7 @@ import { AgentsTableHead } from './agents-table-head'
 import { AgentsToolbar } from './agents-toolbar'
 import { BulkBar, useAgentSelection } from './bulk-bar'
 import { useSharedRows } from './use-shared-rows'
+import { useRowsOnServer } from '~/components/ui/rows-on-server'
 import { useStableOrder } from './use-stable-order'
 import { encodeOrNull, useTableParams } from './use-table-params'
 
@@ -116,7 +117,7 @@ export const AgentsTable = memo(function AgentsTable({
 
   // The rows re-render only when what they show changes, not when the filter options arrive or the
   // toolbar changes: 25-100 rows with tooltips and menus cost a long task on a phone (docs/benchmarks.md).
-  const bodyRows = table.getRowModel().rows
+  const bodyRows = useRowsOnServer(table.getRowModel().rows)
   const visibleColumnCount = table.getVisibleLeafColumns().length
   const body = useMemo(
     () => (
