@@ -10,6 +10,7 @@ import { ConnectionIcon, HealthCell, RemoteConnect, portalLink } from '~/compone
 import { EmptyState } from '~/components/page-header'
 import { Button } from '~/components/ui/button'
 import { Pager, pageParam } from '~/components/ui/pager'
+import { SERVER_ROWS, useRowsOnServer } from '~/components/ui/rows-on-server'
 import { componentLabel } from '~/domain/fleet/labels'
 import { projectAgents } from '~/domain/fleet/project.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
@@ -20,14 +21,15 @@ import { useLiveRevalidate } from '~/utils/use-live-revalidate'
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { actor } = await requireUser(request)
   const focus = new URL(request.url).searchParams.get('focus')
-  return domainCall(() => projectAgents(actor, params.organizationId!, params.projectId!, { page: pageParam(request.url), focus }))
+  const agents = await domainCall(() => projectAgents(actor, params.organizationId!, params.projectId!, { page: pageParam(request.url), focus }))
+  return { ...agents, focus }
 }
 
 const HEADERS = ['Id', '', 'Name', 'Serial', 'Connected', 'Health', 'Packet Loss', 'Last Seen', 'Processor Input', 'Tiles', 'Software', 'Remote Connect', '']
 
 /** Agents tab: agents reporting to this project, with a device summary row under each. */
 export default function ProjectAgents() {
-  const { rows, page, pageCount, pageSize, total } = useLoaderData<typeof loader>()
+  const { rows: allRows, page, pageCount, pageSize, total, focus } = useLoaderData<typeof loader>()
   const { organization } = useOrganization()
   const location = useLocation()
   useLiveRevalidate(organization.id, ['agent', 'system', 'issue', 'project'])
@@ -37,6 +39,8 @@ export default function ProjectAgents() {
     const id = location.hash.slice(1)
     if (id) setOpen((o) => ({ ...o, [id]: true }))
   }, [location.hash])
+  // two table rows per agent; a focused agent (?focus=, the projects list's tags) is in the server's HTML, so its #anchor scrolls there
+  const rows = useRowsOnServer(allRows, Math.max(SERVER_ROWS / 2, allRows.findIndex((r) => r.id === focus) + 1))
   if (!rows.length) return <EmptyState title="No agents" text="No system of this project (or its sub-projects) is reporting yet." />
   return (
     <div className="flex flex-col gap-2">

@@ -7,6 +7,7 @@ import { ConnectionIcon } from '~/components/fleet/status'
 import { EmptyState } from '~/components/page-header'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
 import { Pager, pageParam } from '~/components/ui/pager'
+import { useRowsOnServer } from '~/components/ui/rows-on-server'
 import { projectDevices } from '~/domain/fleet/project.server'
 import { useOrganization } from '~/routes/_app.organization.$organizationId'
 import { requireUser } from '~/utils/auth.server'
@@ -18,11 +19,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return domainCall(() => projectDevices(actor, params.organizationId!, params.projectId!, { page: pageParam(request.url) }))
 }
 
+/** Cards the server renders of a page of 25 (decision 107); the browser renders the rest once hydrated. */
+const SYSTEM_CARDS_ON_SERVER = 6
+
 /** Devices tab: each system's devices as a tree grouped by parent. */
 export default function ProjectDevices() {
-  const { systems, page, pageCount, pageSize, total } = useLoaderData<typeof loader>()
+  const { systems: allSystems, page, pageCount, pageSize, total } = useLoaderData<typeof loader>()
   const { organization } = useOrganization()
   useLiveRevalidate(organization.id, ['agent', 'system', 'project'])
+  // a system's card is a device tree: a screen shows four or five of them
+  const systems = useRowsOnServer(allSystems, SYSTEM_CARDS_ON_SERVER)
   if (!systems.length) return <EmptyState title="No devices" text="No system of this project (or its sub-projects) is reporting yet." />
   return (
     <div className="flex flex-col gap-3">

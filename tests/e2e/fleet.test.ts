@@ -201,9 +201,14 @@ describe('fleet monitoring screens', () => {
 
   it('sends the first rows of a long table as HTML and shows the whole page once hydrated (decision 107)', async () => {
     const db = await portalDb(portal)
+    let focused = ''
     try {
-      // enough agents for a full first page of 25 (the demo has a handful)
-      await db.agent.createMany({ data: Array.from({ length: 30 }, (_, i) => ({ clientName: `Rows ${String(i).padStart(2, '0')}`, secretHash: 'x', organizationId: DEMO_ORG_ID })) })
+      // enough agents for a full first page of 25 (the demo has a handful), each with a system in Volume A
+      for (let i = 0; i < 30; i++) {
+        const agent = await db.agent.create({ data: { clientName: `Rows ${String(i).padStart(2, '0')}`, secretHash: 'x', organizationId: DEMO_ORG_ID } })
+        await db.system.create({ data: { agentId: agent.id, key: 'sys', name: `Rows system ${i}`, projectId: VOLUME_A } })
+      }
+      focused = (await db.agent.findFirstOrThrow({ where: { clientName: 'Rows 20' } })).id
     } finally {
       await db.$disconnect()
     }
@@ -218,6 +223,15 @@ describe('fleet monitoring screens', () => {
     await page.goto(`/organization/${DEMO_ORG_ID}/agents`)
     await hydrated(page)
     await expect.poll(() => page.locator('tr[data-agent-id]').count()).toBe(25)
+    // the project's Agents tab: two table rows per agent, so half as many agents; a focused one is always there (its #anchor)
+    const tab = `/organization/${DEMO_ORG_ID}/projects/${VOLUME_A}/agents`
+    const agentRows = (text: string) => text.match(/<tr id="[^"]+"/g)?.length ?? 0
+    expect(agentRows(await (await page.request.get(tab)).text())).toBe(SERVER_ROWS / 2)
+    const focusedHtml = await (await page.request.get(`${tab}?focus=${focused}`)).text()
+    expect(focusedHtml).toContain(`<tr id="${focused}"`)
+    await page.goto(`${tab}?focus=${focused}#${focused}`)
+    await hydrated(page)
+    await expect.poll(() => page.locator('tbody tr[id]').count()).toBeGreaterThan(SERVER_ROWS / 2)
     expect(errors).toEqual([])
     await context.close()
   })
