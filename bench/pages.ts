@@ -1,4 +1,4 @@
-// npm run bench:pages [-- --duration 6] [-- --only agents,=/about] [-- --concurrency 16] [-- --profile] [-- --stale-fleet] [-- --no-cache] [-- --database postgresql://...]:
+// npm run bench:pages [-- --duration 6] [-- --warmup 5] [-- --only agents,=/about] [-- --concurrency 16] [-- --profile] [-- --stale-fleet] [-- --no-cache] [-- --database postgresql://...]:
 // every page of the bench organization (bench/seed-fleet.ts: 10,000 agents, 200,000 devices) and of
 // the 6-agent demo organization through the production server, signed in as the owner. Per page:
 // status, bytes (HTML or data, uncompressed), single-user p50/p95, and with N concurrent users
@@ -28,6 +28,13 @@ const DURATION_S = Number(arg('--duration', '6'))
 const CONCURRENCY = Number(arg('--concurrency', '16'))
 const SINGLE_SAMPLES = Number(arg('--samples', '12'))
 const IDLE_WINDOW_S = Number(arg('--idle-window', '3'))
+/**
+ * Seconds of 16 users cycling through the measured pages before any is measured, not counted: a
+ * fresh server compiles its render path (JIT) and fills its query plan and read caches over its
+ * first few thousand requests, which the first page measured was charged for alone (the projects
+ * list, 16-21 ms first against 12-14 ms in-process, bench/render-cpu.ts).
+ */
+const WARMUP_S = Number(arg('--warmup', '5'))
 /** comma-separated: pages whose name or address contains any of them (`=text`: is exactly it) */
 const ONLY = arg('--only', '').split(',').filter(Boolean)
 const PROFILE = args.includes('--profile')
@@ -123,6 +130,22 @@ async function concurrent(pid: number, port: number, url: string, cookie: string
   return { rps: done / seconds, cpuPerRequest: cpu / done, netCpuPerRequest: netCpu / done, backgroundCores, cores: cpu / 1000 / seconds, requests: done, failed }
 }
 
+/** `CONCURRENCY` users asking the pages in turn for WARMUP_S seconds; the number of requests made. */
+async function warmUp(port: number, targets: { url: string; cookie: string }[]) {
+  if (!WARMUP_S || !targets.length) return 0
+  const deadline = Date.now() + WARMUP_S * 1000
+  let next = 0
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < deadline) {
+        const target = targets[next++ % targets.length]!
+        await get(port, target.url, target.cookie, false)
+      }
+    }),
+  )
+  return next
+}
+
 const statusField = (pid: number, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN)
 const peakMemoryMb = (pid: number) => (statusField(pid, 'VmHWM') / 1024).toFixed(0)
 const memoryMb = (pid: number) => (statusField(pid, 'VmRSS') / 1024).toFixed(0)
@@ -199,6 +222,12 @@ async function main() {
       ...['orgs', 'users', 'agents', 'sessions', 'site', 'mail', 'roles', 'utility'].map((page) => ({ name: `admin ${page}`, url: `/admin/${page}`, asAdmin: true as const })),
       ...['billing', 'project-metrics', 'clients', 'events'].map((tab) => ({ name: `admin org ${tab === 'billing' ? 'usage' : tab}`, url: `/admin/orgs?orgId=${BENCH_ORG_ID}&tab=${tab}`, asAdmin: true as const })),
     ]
+    const isPicked = (page: Page) => !ONLY.length || ONLY.some((only) => (only.startsWith('=') ? page.name === only.slice(1) || page.url === only.slice(1) : page.name.includes(only) || page.url.includes(only)))
+    const measured = [...orgs.flatMap(pagesOf), ...common].filter(isPicked)
+    for (const server of [{ portal, cookie, adminCookie }, ...(baseline ? [baseline] : [])]) {
+      const warm = await warmUp(server.portal.port, measured.map((page) => ({ url: page.url, cookie: page.name.includes('signed out') ? '' : page.asAdmin ? server.adminCookie : server.cookie })))
+      if (warm) console.log(`(warm-up, not counted: ${warm} requests in ${WARMUP_S} s over the ${measured.length} pages)`)
+    }
     const rows: string[] = []
     const json: unknown[] = []
     const header = `| page | org${baseline ? ' | server' : ''} | status | KB (wire) | p50 / p95 ms | req/s @${CONCURRENCY} | CPU ms/req | net of idle |${baseline ? ' this / baseline |' : ''}`
@@ -221,8 +250,7 @@ async function main() {
       return c.cpuPerRequest
     }
     const run = async (page: Page, org: string) => {
-      const picked = (only: string) => (only.startsWith('=') ? page.name === only.slice(1) || page.url === only.slice(1) : page.name.includes(only) || page.url.includes(only))
-      if (ONLY.length && !ONLY.some(picked)) return
+      if (!isPicked(page)) return
       const cpu = await measure(page, org, { portal, file, cookie, adminCookie, name: 'this' })
       if (baseline) await measure(page, org, { ...baseline, name: 'baseline' }, cpu)
     }
