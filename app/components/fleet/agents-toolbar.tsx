@@ -10,7 +10,8 @@ import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMe
 import { Input } from '../ui/input'
 import { FacetedFilter } from './faceted-filter'
 import { SavedViewsMenu } from './saved-views-menu'
-import { Switch } from './popover'
+import { ClosedSwitch, Switch } from './popover'
+import { ClosedTrigger, useAfterHydration } from '../ui/after-hydration'
 import { encodeOrNull, type UpdateTableParams } from './use-table-params'
 
 const FACET_TITLES: Record<(typeof FACETS)[number], string> = { product: 'Product', version: 'Version', connected: 'Connected', input: 'Input' }
@@ -101,6 +102,7 @@ export function AgentsToolbar({
   const facetOptions = (id: (typeof FACETS)[number]): FacetOption[] => facetsFetcher.data?.facets[id] ?? (id === 'connected' ? CONNECTED_OPTIONS : NO_OPTIONS)
 
   const filtered = filters.length > 0
+  const live = useAfterHydration()
   const exportHref = `/resources/agents-csv?${new URLSearchParams({ organizationId, ...Object.fromEntries(['filters', 'sorting', 'columns'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : []))) })}`
 
   return (
@@ -139,7 +141,7 @@ export function AgentsToolbar({
       ) : null}
       <div className="ml-auto flex items-center gap-3">
         <label className="flex items-center gap-1.5 text-xs text-muted-foreground">
-          <Switch checked={liveSort} onCheckedChange={onLiveSortChange} aria-label="Live Sort" />
+          {live ? <Switch checked={liveSort} onCheckedChange={onLiveSortChange} aria-label="Live Sort" /> : <ClosedSwitch checked={liveSort} label="Live Sort" />}
           Live Sort
         </label>
         <SavedViewsMenu organizationId={organizationId} params={params} update={update} />
@@ -156,13 +158,16 @@ export function AgentsToolbar({
 
 /** The View menu that toggles columns; memoized, it renders again only when the visible columns change. */
 const ColumnsMenu = memo(function ColumnsMenu({ table }: { table: Table<AgentTableRow>; columnVisibility: VisibilityState }) {
+  const live = useAfterHydration()
+  const face = (
+    <Button variant="outline" size="sm" className="h-8">
+      <Settings2 /> View
+    </Button>
+  )
+  if (!live) return <ClosedTrigger popup="menu">{face}</ClosedTrigger>
   return (
     <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="outline" size="sm" className="h-8">
-          <Settings2 /> View
-        </Button>
-      </DropdownMenuTrigger>
+      <DropdownMenuTrigger asChild>{face}</DropdownMenuTrigger>
       <DropdownMenuContent align="end">
         <DropdownMenuLabel>Toggle columns</DropdownMenuLabel>
         <DropdownMenuSeparator />

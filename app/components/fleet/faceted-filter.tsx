@@ -2,6 +2,7 @@ import { Check, PlusCircle } from 'lucide-react'
 import { memo } from 'react'
 import { cn } from '~/utils/cn'
 import { Button } from '../ui/button'
+import { ClosedTrigger, useAfterHydration } from '../ui/after-hydration'
 import { Popover, PopoverContent, PopoverTrigger } from './popover'
 
 /**
@@ -25,26 +26,32 @@ export const FacetedFilter = memo(function FacetedFilter({
   onOpenChange?: (open: boolean) => void
 }) {
   const toggle = (value: string) => onChange(selected.includes(value) ? selected.filter((v) => v !== value) : [...selected, value])
+  const live = useAfterHydration()
+  const face = (
+    <Button variant="outline" size="sm" className="h-8 border-dashed">
+      <PlusCircle />
+      {title}
+      {selected.length ? (
+        <span className="ml-1 flex gap-1 border-l pl-2">
+          {selected.length > 2 ? (
+            <span className="rounded bg-secondary px-1 text-xs font-normal">{selected.length} selected</span>
+          ) : (
+            selected.map((v) => (
+              <span key={v} className="rounded bg-secondary px-1 text-xs font-normal">
+                {v}
+              </span>
+            ))
+          )}
+        </span>
+      ) : null}
+    </Button>
+  )
+  // closed until hydrated: the server renders the trigger alone (ClosedTrigger), not the Radix root
+  if (!live) return <ClosedTrigger popup="dialog">{face}</ClosedTrigger>
   return (
     <Popover onOpenChange={onOpenChange}>
       <PopoverTrigger asChild>
-        <Button variant="outline" size="sm" className="h-8 border-dashed">
-          <PlusCircle />
-          {title}
-          {selected.length ? (
-            <span className="ml-1 flex gap-1 border-l pl-2">
-              {selected.length > 2 ? (
-                <span className="rounded bg-secondary px-1 text-xs font-normal">{selected.length} selected</span>
-              ) : (
-                selected.map((v) => (
-                  <span key={v} className="rounded bg-secondary px-1 text-xs font-normal">
-                    {v}
-                  </span>
-                ))
-              )}
-            </span>
-          ) : null}
-        </Button>
+        {face}
       </PopoverTrigger>
       <PopoverContent className="max-h-[300px] w-56 overflow-y-auto" aria-label={`${title} filter`}>
         {loading ? <p className="px-2 py-1.5 text-xs text-muted-foreground">Loading…</p> : null}

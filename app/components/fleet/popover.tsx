@@ -20,16 +20,23 @@ export function PopoverContent({ className, align = 'start', sideOffset = 4, ...
   )
 }
 
+const SWITCH_CLASS = 'inline-flex h-4 w-7 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent bg-input transition-colors data-[state=checked]:bg-primary'
+const THUMB_CLASS = 'block size-3 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-3'
+
 export function Switch({ className, ...props }: ComponentProps<typeof SwitchPrimitive.Root>) {
   return (
-    <SwitchPrimitive.Root
-      className={cn(
-        'inline-flex h-4 w-7 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent bg-input transition-colors data-[state=checked]:bg-primary',
-        className,
-      )}
-      {...props}
-    >
-      <SwitchPrimitive.Thumb className="block size-3 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-3" />
+    <SwitchPrimitive.Root className={cn(SWITCH_CLASS, className)} {...props}>
+      <SwitchPrimitive.Thumb className={THUMB_CLASS} />
     </SwitchPrimitive.Root>
+  )
+}
+
+/** The Switch as it looks before hydration (what Radix renders, without its root's providers); useAfterHydration swaps in the live one. */
+export function ClosedSwitch({ checked, label }: { checked: boolean; label: string }) {
+  const state = checked ? 'checked' : 'unchecked'
+  return (
+    <button type="button" role="switch" aria-checked={checked} aria-label={label} data-state={state} value="on" className={SWITCH_CLASS}>
+      <span data-state={state} className={THUMB_CLASS} />
+    </button>
   )
 }

@@ -7,6 +7,7 @@ import type { loader as savedViewsLoader } from '~/routes/resources.saved-views'
 import type { ActionFailure, ActionSuccess } from '~/utils/errors.server'
 import { Button } from '../ui/button'
 import { Input } from '../ui/input'
+import { ClosedTrigger, useAfterHydration } from '../ui/after-hydration'
 import { Popover, PopoverContent, PopoverTrigger } from './popover'
 import { type UpdateTableParams } from './use-table-params'
 
@@ -20,6 +21,8 @@ const ACTION = '/resources/saved-views'
 export function SavedViewsMenu({ organizationId, params, update }: { organizationId: string; params: URLSearchParams; update: UpdateTableParams }) {
   const [open, setOpen] = useState(false)
   const [name, setName] = useState('')
+  // closed until hydrated: the server renders the trigger alone
+  const live = useAfterHydration()
   const list = useFetcher<typeof savedViewsLoader>()
   const change = useFetcher<ActionSuccess<unknown> | ActionFailure>()
   const { load } = list
@@ -45,13 +48,15 @@ export function SavedViewsMenu({ organizationId, params, update }: { organizatio
   }
   const save = () => change.submit({ intent: 'save', organizationId, name, query: current }, { method: 'post', action: ACTION })
 
+  const face = (
+    <Button variant="outline" size="sm" className="h-8">
+      <Bookmark /> Views
+    </Button>
+  )
+  if (!live) return <ClosedTrigger popup="dialog">{face}</ClosedTrigger>
   return (
     <Popover open={open} onOpenChange={setOpen}>
-      <PopoverTrigger asChild>
-        <Button variant="outline" size="sm" className="h-8">
-          <Bookmark /> Views
-        </Button>
-      </PopoverTrigger>
+      <PopoverTrigger asChild>{face}</PopoverTrigger>
       <PopoverContent align="end" className="w-72 p-2" aria-label="Saved views">
         <p className="px-1 pb-1 text-xs font-semibold text-muted-foreground">Saved views</p>
         {!list.data ? (
