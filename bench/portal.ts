@@ -125,9 +125,20 @@ export async function startPortal(file: string, env: Record<string, string> = {}
     child.once('exit', (code) => reject(new Error(`portal exited (${code}):\n${output}`)))
     setTimeout(() => reject(new Error(`portal not ready after 10 min:\n${output}`)), 600_000).unref()
   })
-  // keep draining its output so a chatty server never blocks on a full pipe
-  child.stdout!.removeAllListeners('data').on('data', () => {})
-  child.stderr!.removeAllListeners('data').on('data', (c: Buffer) => process.env.BENCH_VERBOSE && process.stderr.write(c))
+  // keep draining its output so a chatty server never blocks on a full pipe; the last 16 KB are
+  // kept and printed if the server exits on its own (a run that stopped on connection resets
+  // could not tell a crash from anything else)
+  let tail = ''
+  const keep = (c: Buffer) => void (tail = (tail + c.toString()).slice(-16_384))
+  let stopping = false
+  child.stdout!.removeAllListeners('data').on('data', keep)
+  child.stderr!.removeAllListeners('data').on('data', (c: Buffer) => {
+    keep(c)
+    if (process.env.BENCH_VERBOSE) process.stderr.write(c)
+  })
+  child.once('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`\nthe portal (pid ${child.pid}) exited on its own (${signal ?? `code ${code}`}); its last output:\n${tail}\n`)
+  })
   return {
     child,
     port: ports[0],
@@ -135,6 +146,7 @@ export async function startPortal(file: string, env: Record<string, string> = {}
     pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
+        stopping = true
         if (child.exitCode !== null) return resolve()
         child.once('exit', () => resolve())
         child.kill('SIGTERM')
