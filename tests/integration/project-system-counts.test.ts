@@ -4,7 +4,7 @@
  * once, an agent report (ingest's own change) does not; past PROJECT_COUNTS_CACHE_MS they answer
  * while a load behind them replaces them, up to PROJECT_COUNTS_REFRESH_BEHIND_MAX_MS.
  */
-import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { compileUserAcls } from '~/domain/access/acl.server'
 import { DEFAULT_ROLE_IDS } from '~/domain/access/catalogue'
 import { type UserActor } from '~/domain/actor'
@@ -14,6 +14,7 @@ import { PROJECT_COUNTS_CACHE_MS, PROJECT_COUNTS_REFRESH_BEHIND_MAX_MS, projectS
 import { projectSystemTags } from '~/domain/fleet/project-systems.server'
 import { listProjects } from '~/domain/projects/projects.server'
 import { prisma } from '~/utils/db.server'
+import { getConfig, setConfig } from '~/utils/env.server'
 
 let orgId: string
 let projectId: string
@@ -78,6 +79,10 @@ describe('projects list counts', () => {
   })
 
   it('share their tags per set of visible projects: a rename shows once announced, a project viewer never gets the tags of the owner', async () => {
+    // kept a minute (the most the setting allows): on a busy machine the steps below may take longer than the 5 s shared tags live
+    const config = getConfig()
+    setConfig({ ...config, FLEET_READ_CACHE_MS: 60_000 })
+    onTestFinished(() => setConfig(config))
     const backstage = (await prisma.project.create({ data: { organizationId: orgId, name: 'Backstage' } })).id
     const agent = await prisma.agent.create({ data: { clientName: 'Agent B', secretHash: 'x', organizationId: orgId, lastSeen: new Date() } })
     const system = await prisma.system.create({ data: { agentId: agent.id, key: 'sys', name: 'Wall B', projectId: backstage } })
