@@ -1,9 +1,13 @@
 import { Check, PlusCircle } from 'lucide-react'
 import { memo } from 'react'
 import { cn } from '~/utils/cn'
-import { Button } from '../ui/button'
-import { ClosedTrigger, useAfterHydration } from '../ui/after-hydration'
+import { buttonVariants } from '../ui/button'
+import { useAfterHydration } from '../ui/after-hydration'
+import { ClosedMenuTrigger } from '../ui/dropdown-menu'
 import { Popover, PopoverContent, PopoverTrigger } from './popover'
+
+/** <Button variant="outline" size="sm" className="h-8 border-dashed">, for the live and the closed trigger */
+const TRIGGER_CLASS = cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'h-8 border-dashed')
 
 /**
  * A toolbar filter with checkable options and their counts. The selection shows as chips, or as
@@ -28,7 +32,7 @@ export const FacetedFilter = memo(function FacetedFilter({
   const toggle = (value: string) => onChange(selected.includes(value) ? selected.filter((v) => v !== value) : [...selected, value])
   const live = useAfterHydration()
   const face = (
-    <Button variant="outline" size="sm" className="h-8 border-dashed">
+    <>
       <PlusCircle />
       {title}
       {selected.length ? (
@@ -44,15 +48,13 @@ export const FacetedFilter = memo(function FacetedFilter({
           )}
         </span>
       ) : null}
-    </Button>
+    </>
   )
-  // closed until hydrated: the server renders the trigger alone (ClosedTrigger), not the Radix root
-  if (!live) return <ClosedTrigger popup="dialog">{face}</ClosedTrigger>
+  // closed until hydrated: the server renders the trigger alone, not the Radix root
+  if (!live) return <ClosedMenuTrigger popup="dialog" className={TRIGGER_CLASS}>{face}</ClosedMenuTrigger>
   return (
     <Popover onOpenChange={onOpenChange}>
-      <PopoverTrigger asChild>
-        {face}
-      </PopoverTrigger>
+      <PopoverTrigger className={TRIGGER_CLASS}>{face}</PopoverTrigger>
       <PopoverContent className="max-h-[300px] w-56 overflow-y-auto" aria-label={`${title} filter`}>
         {loading ? <p className="px-2 py-1.5 text-xs text-muted-foreground">Loading…</p> : null}
         {!loading && !options.length ? <p className="px-2 py-1.5 text-xs text-muted-foreground">No results found.</p> : null}

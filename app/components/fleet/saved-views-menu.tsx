@@ -5,13 +5,17 @@ import { toast } from 'sonner'
 import { SAVED_VIEW_PARAMS, savedViewQuery } from '~/domain/saved-views/saved-view-query'
 import type { loader as savedViewsLoader } from '~/routes/resources.saved-views'
 import type { ActionFailure, ActionSuccess } from '~/utils/errors.server'
-import { Button } from '../ui/button'
+import { Button, buttonVariants } from '../ui/button'
+import { cn } from '~/utils/cn'
 import { Input } from '../ui/input'
-import { ClosedTrigger, useAfterHydration } from '../ui/after-hydration'
+import { useAfterHydration } from '../ui/after-hydration'
+import { ClosedMenuTrigger } from '../ui/dropdown-menu'
 import { Popover, PopoverContent, PopoverTrigger } from './popover'
 import { type UpdateTableParams } from './use-table-params'
 
 const ACTION = '/resources/saved-views'
+/** <Button variant="outline" size="sm" className="h-8">, for the live and the closed trigger */
+const TRIGGER_CLASS = cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'h-8')
 
 /**
  * The agents toolbar's Views menu: the person's named filter sets of this organization (apply one
@@ -49,14 +53,14 @@ export function SavedViewsMenu({ organizationId, params, update }: { organizatio
   const save = () => change.submit({ intent: 'save', organizationId, name, query: current }, { method: 'post', action: ACTION })
 
   const face = (
-    <Button variant="outline" size="sm" className="h-8">
+    <>
       <Bookmark /> Views
-    </Button>
+    </>
   )
-  if (!live) return <ClosedTrigger popup="dialog">{face}</ClosedTrigger>
+  if (!live) return <ClosedMenuTrigger popup="dialog" className={TRIGGER_CLASS}>{face}</ClosedMenuTrigger>
   return (
     <Popover open={open} onOpenChange={setOpen}>
-      <PopoverTrigger asChild>{face}</PopoverTrigger>
+      <PopoverTrigger className={TRIGGER_CLASS}>{face}</PopoverTrigger>
       <PopoverContent align="end" className="w-72 p-2" aria-label="Saved views">
         <p className="px-1 pb-1 text-xs font-semibold text-muted-foreground">Saved views</p>
         {!list.data ? (

@@ -3,6 +3,7 @@ import { useLocation } from '@remix-run/react'
 import { Menu } from 'lucide-react'
 import { memo, useEffect, useState } from 'react'
 import { useAfterHydration } from '../ui/after-hydration'
+import { ClosedMenuTrigger } from '../ui/dropdown-menu'
 import { plainIcon } from './plain-icon'
 import { Sidebar, type SidebarProps } from './sidebar'
 
@@ -17,7 +18,7 @@ export const MobileNav = memo(function MobileNav(props: Omit<SidebarProps, 'vari
   const trigger = { className: '-ml-1 rounded-md p-1.5 text-muted-foreground hover:bg-accent md:hidden', 'aria-label': 'Open menu', children: plainIcon(Menu, 'size-5') }
   // the server renders the closed trigger only (as Radix renders it); the dialog comes with the first render after hydration
   const live = useAfterHydration()
-  if (!live) return <button type="button" aria-haspopup="dialog" aria-expanded={false} data-state="closed" {...trigger} />
+  if (!live) return <ClosedMenuTrigger popup="dialog" {...trigger} />
   return (
     <DialogPrimitive.Root open={open} onOpenChange={setOpen}>
       <DialogPrimitive.Trigger {...trigger} />

@@ -1,4 +1,4 @@
-import { cloneElement, type ReactElement, useSyncExternalStore } from 'react'
+import { useSyncExternalStore } from 'react'
 
 const noSubscription = () => () => {}
 
@@ -14,14 +14,4 @@ export function useAfterHydration() {
     () => true,
     () => false,
   )
-}
-
-/**
- * A closed menu's or popover's trigger as it reads before hydration: `children` (a button) with the
- * attributes the Radix trigger gives it when closed (role of the popup, aria-expanded, data-state).
- * Each Radix root is a dozen providers for the server to render; the live one mounts right after
- * hydration (useAfterHydration), so the first client render matches this.
- */
-export function ClosedTrigger({ popup, children }: { popup: 'dialog' | 'menu'; children: ReactElement<Record<string, unknown>> }) {
-  return cloneElement(children, { type: 'button', 'aria-haspopup': popup, 'aria-expanded': false, 'data-state': 'closed' })
 }

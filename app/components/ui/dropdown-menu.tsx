@@ -5,11 +5,12 @@ import { cn } from '~/utils/cn'
 export const DropdownMenu = Menu.Root
 
 /**
- * What a closed menu's `DropdownMenuTrigger` renders (same element and state attributes, no
- * menu): the shell's menus render this on the server and until hydration (useAfterHydration).
+ * What a closed Radix trigger renders (same element and state attributes, no menu or popover root):
+ * menus (`popup` 'menu', the default) and popovers or dialogs ('dialog') render this on the server
+ * and until hydration (useAfterHydration); each Radix root is a dozen providers to render.
  */
-export function ClosedMenuTrigger(props: ComponentProps<'button'>) {
-  return <button type="button" aria-haspopup="menu" aria-expanded={false} data-state="closed" {...props} />
+export function ClosedMenuTrigger({ popup = 'menu', ...props }: ComponentProps<'button'> & { popup?: 'menu' | 'dialog' }) {
+  return <button type="button" aria-haspopup={popup} aria-expanded={false} data-state="closed" {...props} />
 }
 export const DropdownMenuTrigger = Menu.Trigger
 export const DropdownMenuGroup = Menu.Group
