@@ -19,15 +19,18 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return domainCall(() => projectDevices(actor, params.organizationId!, params.projectId!, { page: pageParam(request.url) }))
 }
 
-/** Cards the server renders of a page of 25 (decision 107); the browser renders the rest once hydrated. */
-const SYSTEM_CARDS_ON_SERVER = 6
+/**
+ * Cards the server renders of a page of 25 (decision 107); the browser renders the rest once
+ * hydrated. A card is ~110 px and they start ~180 px down, so 8 fill a 1080p window (950 px).
+ */
+const SYSTEM_CARDS_ON_SERVER = 8
 
 /** Devices tab: each system's devices as a tree grouped by parent. */
 export default function ProjectDevices() {
   const { systems: allSystems, page, pageCount, pageSize, total } = useLoaderData<typeof loader>()
   const { organization } = useOrganization()
   useLiveRevalidate(organization.id, ['agent', 'system', 'project'])
-  // a system's card is a device tree: a screen shows four or five of them
+  // a system's card is a device tree
   const systems = useRowsOnServer(allSystems, SYSTEM_CARDS_ON_SERVER)
   if (!systems.length) return <EmptyState title="No devices" text="No system of this project (or its sub-projects) is reporting yet." />
   return (
@@ -50,7 +53,8 @@ export default function ProjectDevices() {
           </CardContent>
         </Card>
       ))}
-      {pageCount > 1 ? <Pager page={page} pageCount={pageCount} pageSize={pageSize} total={total} noun={total === 1 ? 'system' : 'systems'} /> : null}
+      {/* the bottom pager comes with the last cards: under the first ones it would jump down once the rest render */}
+      {pageCount > 1 && systems.length === allSystems.length ? <Pager page={page} pageCount={pageCount} pageSize={pageSize} total={total} noun={total === 1 ? 'system' : 'systems'} /> : null}
       <ComponentIconSprite />
     </div>
   )

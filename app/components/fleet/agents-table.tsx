@@ -118,6 +118,8 @@ export const AgentsTable = memo(function AgentsTable({
   // The rows re-render only when what they show changes, not when the filter options arrive or the
   // toolbar changes: 25-100 rows with tooltips and menus cost a long task on a phone (docs/benchmarks.md).
   const bodyRows = useRowsOnServer(table.getRowModel().rows)
+  // the pager comes with the last rows: shown under the first ones, it would jump down once the rest render
+  const rowsCut = bodyRows.length < table.getRowModel().rows.length
   const visibleColumnCount = table.getVisibleLeafColumns().length
   const body = useMemo(
     () => (
@@ -204,7 +206,7 @@ export const AgentsTable = memo(function AgentsTable({
         </table>
       </TooltipHost>
 
-      <AgentsPager total={data.total} page={data.page} pageCount={data.pageCount} limit={data.limit} update={update} />
+      {rowsCut ? null : <AgentsPager total={data.total} page={data.page} pageCount={data.pageCount} limit={data.limit} update={update} />}
 
       <ConfirmDialog
         open={removing !== null}
