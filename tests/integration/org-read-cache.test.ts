@@ -214,4 +214,16 @@ describe('shared organization aggregates', () => {
     release()
     expect(await afterPerson).toEqual({ value: 5 })
   })
+
+  it('keep no failed load: a report asked while the database is down fails, and the next request after it is back loads it again', async () => {
+    const key = `failed-load:${Date.now()}`
+    let databaseUp = false
+    const load = async () => {
+      if (!databaseUp) throw new Error('database unavailable')
+      return { loaded: true }
+    }
+    await expect(cachedOrgRead(orgId, key, load)).rejects.toThrow('database unavailable')
+    databaseUp = true
+    await expect(cachedOrgRead(orgId, key, load)).resolves.toEqual({ loaded: true })
+  })
 })
