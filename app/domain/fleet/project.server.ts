@@ -15,8 +15,8 @@ import { compareNames } from '~/utils/name-order'
 const sql = Prisma.sql
 const DAY_MS = 86_400_000
 
-/** The viewer's scope and the project's subtree; 403 without `permission` on the project. */
-async function projectScope(actor: Actor, organizationId: string, projectId: string, permission: Permission) {
+/** The viewer's scope and the project's subtree; 404 for a project they cannot see, 403 without `permission` on it. */
+export async function projectScope(actor: Actor, organizationId: string, projectId: string, permission: Permission) {
   const scope = await loadFleetScope(actor, organizationId, permission)
   if (!scope.projects.has(projectId)) throw notFound('Project not found')
   if (!scope.access.can(permission, projectId)) throw accessDenied()

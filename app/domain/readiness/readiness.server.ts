@@ -2,10 +2,9 @@ import { Prisma } from '@prisma/client'
 import { type Actor } from '../actor'
 import { SEVERITY_ORDER, severityLabel } from '../agents/derived'
 import { offlineMinutesOf, presenceSql } from '../agents/presence.server'
-import { accessDenied, notFound } from '../errors'
 import { isTrue, nocase } from '../fleet/dialect.server'
 import { cachedOrgRead, visibilityKey } from '../fleet/org-read-cache.server'
-import { type FleetScope, loadFleetScope } from '../fleet/scope.server'
+import { projectScope } from '../fleet/project.server'
 import { prisma } from '~/utils/db.server'
 
 const sql = Prisma.sql
@@ -49,8 +48,7 @@ export type BaselineGroup = {
  * by name) come back, so a project of 1,200 agents and 4,700 version rows reads a few hundred rows.
  */
 export async function readinessReport(actor: Actor, organizationId: string, projectId: string, now = Date.now(), listLimit = LIST_LIMIT, deviationLimit = listLimit) {
-  const scope = await readinessScope(actor, organizationId, projectId)
-  return buildReport(scope, projectId, now, listLimit, deviationLimit)
+  return buildReport(await projectScope(actor, organizationId, projectId, 'project.view'), projectId, now, listLimit, deviationLimit)
 }
 
 /**
@@ -60,24 +58,15 @@ export async function readinessReport(actor: Actor, organizationId: string, proj
  * a few seconds late; the alarm that clears with a reconnection drops it).
  */
 export async function readinessPage(actor: Actor, organizationId: string, projectId: string, moreDeviations = false) {
-  const scope = await readinessScope(actor, organizationId, projectId)
+  const project = await projectScope(actor, organizationId, projectId, 'project.view')
   const deviationLimit = PAGE_DEVIATION_LIMITS[moreDeviations ? 1 : 0]
-  return cachedOrgRead(scope.organizationId, `readiness:${projectId}:${deviationLimit}:${visibilityKey(scope)}`, () =>
-    buildReport(scope, projectId, Date.now(), PAGE_LIST_LIMIT, deviationLimit),
+  return cachedOrgRead(project.scope.organizationId, `readiness:${projectId}:${deviationLimit}:${visibilityKey(project.scope)}`, () =>
+    buildReport(project, projectId, Date.now(), PAGE_LIST_LIMIT, deviationLimit),
   )
 }
 
-async function readinessScope(actor: Actor, organizationId: string, projectId: string) {
-  const scope = await loadFleetScope(actor, organizationId, 'project.view')
-  if (!scope.projects.has(projectId)) throw notFound('Project not found')
-  if (!scope.access.can('project.view', projectId)) throw accessDenied()
-  return scope
-}
-
-async function buildReport(scope: FleetScope, projectId: string, now: number, listLimit: number, deviationLimit: number) {
+async function buildReport({ scope, projectIds, inProjects }: Awaited<ReturnType<typeof projectScope>>, projectId: string, now: number, listLimit: number, deviationLimit: number) {
   const organizationId = scope.organizationId
-  const projectIds = scope.subtree(projectId)
-  const inProjects = sql`s."projectId" IN (${Prisma.join(projectIds)})`
   const agentsInProjects = sql`a."id" IN (SELECT s."agentId" FROM "System" s WHERE ${inProjects})`
   const offlineSql = sql`NOT ${await presenceSql(organizationId, now)}`
   const [pairs, agentVersions, [offlineCount], offlineRows, severities, issues, [hotCount], project] = await Promise.all([
