@@ -3,6 +3,7 @@
  * a given one, and ending the run kills them all, grandchildren included.
  */
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { describeDescendants, killTree } from '../../scripts/process-tree.mjs'
 import { processAlive } from '../../server/db-lock'
@@ -28,10 +29,14 @@ describe('the process tree of a run', () => {
   })
 
   it('counts a process that ended but was never reaped (a zombie) as gone', async () => {
-    // the shell's child ends at once; the shell turns into `sleep`, which never reaps it
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 299'], { stdio: ['ignore', 'pipe', 'ignore'] })
+    // the shell turns into `sleep`, which never reaps its child; the child is killed only once the
+    // shell has done so (a child that ended before the exec was reaped by the shell itself: a race
+    // a fast machine lost)
+    const parent = spawn('sh', ['-c', 'sleep 298 & echo $!; exec sleep 299'], { stdio: ['ignore', 'pipe', 'ignore'] })
     try {
       const child = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()))))
+      await expect.poll(() => readFileSync(`/proc/${parent.pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim(), { timeout: 60_000, interval: 50 }).toBe('sleep 299')
+      process.kill(child, 'SIGKILL')
       await expect.poll(() => processAlive(child), { timeout: 60_000, interval: 50 }).toBe(false)
       // the signal alone would still say it is there
       expect(() => process.kill(child, 0)).not.toThrow()
