@@ -228,11 +228,15 @@ async function main() {
     large.push({ direct: d, relayed: r })
     let hopText = ''
     let forwarderCpu = NaN
+    let forwarderAgentCpu = NaN
+    let forwarderWrkCpu = NaN
     if (typeof ceiling !== 'string') {
       const before = cpuSeconds(ceiling.pids[0])
       const oneHop = await wrk(`http://127.0.0.1:${ceiling.oneHopPort}/support-bundle.bin`, 1, {})
       // what the relay's CPU per MB compares with: the same bytes moved by a process that does nothing else
       forwarderCpu = ((cpuSeconds(ceiling.pids[0]) - before) / (oneHop.mbps * SECONDS)) * 1000
+      forwarderAgentCpu = (oneHop.cpu.agent / (oneHop.mbps * SECONDS)) * 1000
+      forwarderWrkCpu = (oneHop.cpu.wrk / (oneHop.mbps * SECONDS)) * 1000
       const one = oneHop.mbps / d.mbps
       const two = (await wrk(`http://127.0.0.1:${ceiling.twoHopsPort}/support-bundle.bin`, 1, {})).mbps / d.mbps
       hops.push({ one, two })
@@ -240,7 +244,7 @@ async function main() {
     }
     console.log(`  round ${round}: direct ${d.mbps.toFixed(0)} MB/s | relayed ${r.mbps.toFixed(0)} MB/s (${r.requests} downloads) | ratio ${(r.mbps / d.mbps).toFixed(2)}${hopText}${d.errors + r.errors ? ` | ERRORS ${d.errors}/${r.errors}` : ''}`)
     const perMb = (w: Wrk, cpu: number) => ((cpu / (w.mbps * SECONDS)) * 1000).toFixed(2)
-    console.log(`           CPU ms per MB: direct wrk ${perMb(d, d.cpu.wrk)} agent ${perMb(d, d.cpu.agent)} | relayed wrk ${perMb(r, r.cpu.wrk)} relay ${perMb(r, r.cpu.relay)} agent ${perMb(r, r.cpu.agent)}${Number.isNaN(forwarderCpu) ? '' : ` | C forwarder 1 hop ${forwarderCpu.toFixed(2)}`}`)
+    console.log(`           CPU ms per MB: direct wrk ${perMb(d, d.cpu.wrk)} agent ${perMb(d, d.cpu.agent)} | relayed wrk ${perMb(r, r.cpu.wrk)} relay ${perMb(r, r.cpu.relay)} agent ${perMb(r, r.cpu.agent)}${Number.isNaN(forwarderCpu) ? '' : ` | C forwarder 1 hop: wrk ${forwarderWrkCpu.toFixed(2)} forwarder ${forwarderCpu.toFixed(2)} agent ${forwarderAgentCpu.toFixed(2)}`}`)
   }
 
   // Many people on one agent at once: each session its own origin, cookie and connections.

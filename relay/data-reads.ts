@@ -39,7 +39,18 @@ const giveBack = (buffer: Buffer) => {
  */
 export type ReadSink = (bytes: Buffer, done: () => void) => boolean
 
-type OwnReads = { sink: ReadSink | null }
+/** A read held for a sink still being set up: its bytes, and what gives its buffer back. */
+type Held = { bytes: Buffer; done: () => void }
+/** Held at most before reading pauses until the sink is set. */
+const HOLD_BYTES = 1024 * 1024
+
+type OwnReads = {
+  sink: ReadSink | null
+  /** reads waiting for the sink (holdReads), in order */
+  held: Held[] | null
+  /** makes the next read land in a buffer of the pool rather than the shared one */
+  readIntoPool: () => void
+}
 const owned = new WeakMap<Socket, OwnReads>()
 
 type TcpHandle = { useUserBuffer?: unknown; readStop(): number; reading?: boolean }
@@ -55,10 +66,18 @@ export function withOwnReads(accepted: Socket): Socket {
   const old = accepted as HandleSocket
   const handle = old._handle
   if (!handle || typeof handle.useUserBuffer !== 'function' || old.readableLength > 0 || old.destroyed || !old.readable || !old.writable || old.writableLength > 0) return accepted
-  const state: OwnReads = { sink: null }
   /** the buffer the next read lands in: `shared`, or while a raw body is carried one of the pool's */
   let current: Buffer = shared
+  const state: OwnReads = {
+    sink: null,
+    held: null,
+    readIntoPool: () => {
+      if (current === shared) current = takeBuffer()
+    },
+  }
   let socket: Socket | undefined = undefined
+  /** whether the sink was removed (its body ended) during the call just made to it */
+  const sinkGone = () => state.sink === null
   const onread = {
     buffer: () => current,
     callback: (length: number, buffer: Uint8Array): boolean => {
@@ -71,8 +90,9 @@ export function withOwnReads(accepted: Socket): Socket {
       // The first read after the sink was set landed in `shared` (Node takes the next read's buffer
       // right after each read): that one is copied, at most PARSE_READ_BYTES.
       if (read === shared) {
-        current = takeBuffer()
-        return state.sink(Buffer.from(read.subarray(0, length)), () => undefined)
+        const more = state.sink(Buffer.from(read.subarray(0, length)), () => undefined)
+        if (!sinkGone()) current = takeBuffer()
+        return more
       }
       let inUse = true
       const more = state.sink(read.subarray(0, length), () => {
@@ -81,6 +101,14 @@ export function withOwnReads(accepted: Socket): Socket {
         // Given back after the next read took another buffer: back to the pool.
         if (read !== current) giveBack(read)
       })
+      if (sinkGone()) {
+        // The body ended with this read: the next one (the next answer's headers) is for Node's
+        // HTTP client again and lands in `shared`. Landing in this 1 MiB buffer, it was copied
+        // whole (~430 KB per download, most of the relay's garbage).
+        if (!inUse) giveBack(read)
+        current = shared
+        return more
+      }
       // Still queued for writing: the next read takes another buffer meanwhile.
       if (inUse) current = takeBuffer()
       return more
@@ -127,5 +155,43 @@ export const hasOwnReads = (socket: Socket) => owned.has(socket)
 export function setReadSink(socket: Socket, sink: ReadSink | null) {
   const state = owned.get(socket)
   if (!state) throw new Error('This socket does not read into its own buffers')
+  const held = state.held
+  state.held = null
   state.sink = sink
+  if (!held) return
+  // Held reads go first, in order (the sink pauses the socket itself when its side is full).
+  for (let i = 0; i < held.length; i++) {
+    if (sink && state.sink === sink) {
+      sink(held[i].bytes, held[i].done)
+      continue
+    }
+    held[i].done()
+    // The sink's body ended with reads still held: bytes past it, the connection is out of step.
+    if (sink) socket.destroy()
+  }
+}
+
+/**
+ * From the next read on, until setReadSink: reads land in the pool's buffers and wait there,
+ * uncopied, for the sink being set up; past HOLD_BYTES the socket pauses. For a raw body whose
+ * headers Node's HTTP client is still parsing: libuv reads up to 32 times per wakeup before the
+ * takeover's nextTick runs, and those reads went through the parser as 64 KiB copies (~340 KB
+ * per download, the relay's main source of garbage). False (nothing held) when the socket does
+ * not read into its own buffers or has bytes waiting in its readable buffer.
+ */
+export function holdReads(socket: Socket): boolean {
+  const state = owned.get(socket)
+  if (!state || state.sink || socket.readableLength > 0) return false
+  const held: Held[] = []
+  let bytes = 0
+  state.held = held
+  state.sink = (read, done) => {
+    held.push({ bytes: read, done })
+    bytes += read.length
+    if (bytes < HOLD_BYTES) return true
+    socket.pause()
+    return false
+  }
+  state.readIntoPool()
+  return true
 }

@@ -11,7 +11,7 @@ import type { Socket } from 'node:net'
 import type { DataPool } from './data-connections'
 import { agentResponseHeaders } from './headers'
 import { looseBackpressure } from './loose-pipe'
-import { hasOwnReads, setReadSink } from './data-reads'
+import { hasOwnReads, holdReads, setReadSink } from './data-reads'
 
 /** Bodies from this size on are carried raw; smaller ones are not worth leaving the HTTP client for. */
 export const RAW_BODY_BYTES = 256 * 1024
@@ -125,10 +125,14 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
   res.once('close', () => {
     if (!done) cut()
   })
+  // The reads that come before the takeover below wait for it, uncopied (relay/data-reads.ts).
+  const holding = holdReads(socket)
   // The parser is still working through the read that carried the headers: take over once it is done with it.
   process.nextTick(() => {
     if (done) return
     if (answer.complete) {
+      // A body this large never fits the parser's read; anything held would be bytes past it.
+      if (holding) return cut()
       // The whole body came with that read: it waits in `answer`, and the client keeps its socket.
       for (let chunk: Buffer | null; (chunk = answer.read() as Buffer | null) !== null; ) write(chunk)
       if (!done) cut()
@@ -141,7 +145,7 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
     // What the parser read of the body so far waits in `answer`.
     for (let chunk: Buffer | null; !done && (chunk = answer.read() as Buffer | null) !== null; ) write(chunk)
     if (done) return
-    if (hasOwnReads(socket) && socket.readableLength === 0) {
+    if (holding || (hasOwnReads(socket) && socket.readableLength === 0)) {
       // The following reads go straight to `write`; reading stops while the browser's side is full.
       sunk = true
       setReadSink(socket, (bytes, written) => {

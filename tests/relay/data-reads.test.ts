@@ -2,13 +2,14 @@
  * The relay's data connections read into buffers it keeps (relay/data-reads.ts): an upgraded
  * connection moved to such a socket loses no byte and keeps their order whether its reads are
  * copied out (Node's HTTP client parsing) or handed to a sink (a raw body), a buffer still being
- * written is never read into again, and the server still counts the connection until it closes.
+ * written is never read into again, reads held for a sink still being set up wait uncopied and in
+ * order, and the server still counts the connection until it closes.
  */
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import net, { type AddressInfo, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { hasOwnReads, setReadSink, withOwnReads } from '../../relay/data-reads'
+import { hasOwnReads, holdReads, setReadSink, withOwnReads } from '../../relay/data-reads'
 import { eventually } from './eventually'
 
 const servers: http.Server[] = []
@@ -126,6 +127,72 @@ describe('data connection reads into reused buffers', () => {
     expect(await eventually(() => totals[0] >= sent[0].length && totals[1] >= sent[1].length, Boolean)).toBe(true)
     expect(Buffer.concat(got[0]).equals(sent[0])).toBe(true)
     expect(Buffer.concat(got[1]).equals(sent[1])).toBe(true)
+  })
+
+  it('holds the reads after a copied one for a sink set later: every byte in order, reading paused past 1 MiB meanwhile', async () => {
+    const sent = randomBytes(8 * 1024 * 1024)
+    const got: Buffer[] = []
+    let total = 0
+    let moved: Socket | undefined
+    let held = false
+    const { client } = await upgraded((accepted) => {
+      moved = withOwnReads(accepted)
+      const socket = moved
+      const copied = (chunk: Buffer) => {
+        got.push(chunk)
+        total += chunk.length
+        if (total < 1024 * 1024) return
+        // as relay/raw-body.ts does when an answer's headers are parsed: hold from the next read on
+        socket.off('data', copied)
+        held = holdReads(socket)
+      }
+      socket.on('data', copied)
+      return socket
+    })
+    for (let at = 0; at < sent.length; at += 256 * 1024) client.write(sent.subarray(at, at + 256 * 1024))
+    expect(await eventually(() => held, Boolean)).toBe(true)
+    // the sink comes later; meanwhile the socket stops reading after about 1 MiB held
+    expect(await eventually(() => moved!.isPaused(), Boolean)).toBe(true)
+    expect(total).toBeLessThan(sent.length)
+    expect(moved!.bytesRead).toBeLessThan(sent.length)
+    setReadSink(moved!, (bytes, written) => {
+      got.push(Buffer.from(bytes))
+      total += bytes.length
+      written()
+      return true
+    })
+    moved!.resume()
+    expect(await eventually(() => total >= sent.length, Boolean)).toBe(true)
+    expect(Buffer.concat(got).equals(sent)).toBe(true)
+  })
+
+  it('closes the connection when its sink ends with reads still held (bytes past the body)', async () => {
+    let moved: Socket | undefined
+    let held = false
+    const { client } = await upgraded((accepted) => {
+      moved = withOwnReads(accepted)
+      moved.once('data', () => (held = holdReads(moved!)))
+      return moved
+    })
+    client.write('head')
+    expect(await eventually(() => held, Boolean)).toBe(true)
+    // two held reads: the second is written once the first has been read
+    const before = moved!.bytesRead
+    client.write(randomBytes(64 * 1024))
+    expect(await eventually(() => moved!.bytesRead >= before + 64 * 1024, Boolean)).toBe(true)
+    client.write(randomBytes(64 * 1024))
+    expect(await eventually(() => moved!.bytesRead >= before + 128 * 1024, Boolean)).toBe(true)
+    const closed = new Promise((resolve) => moved!.once('close', resolve))
+    let calls = 0
+    // a body that ends with the first held read: the next one is past it
+    setReadSink(moved!, (_bytes, written) => {
+      calls++
+      written()
+      setReadSink(moved!, null)
+      return true
+    })
+    await closed
+    expect(calls).toBe(1)
   })
 
   it('lets the server count the connection until it closes, and close once it has', async () => {
