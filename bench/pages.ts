@@ -114,16 +114,14 @@ async function concurrent(pid: number, port: number, url: string, cookie: string
   const deadline = Date.now() + DURATION_S * 1000
   const cpuBefore = cpuMs(pid)
   const started = performance.now()
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (Date.now() < deadline && launched < cap) {
-        launched++
-        const r = await get(port, url, cookie, false)
-        if (r.status >= 400) failed++
-        done++
-      }
-    }),
-  )
+  await users(deadline, async () => {
+    if (launched >= cap) return false
+    launched++
+    const r = await get(port, url, cookie, false)
+    if (r.status >= 400) failed++
+    done++
+    return true
+  })
   const seconds = (performance.now() - started) / 1000
   const cpu = cpuMs(pid) - cpuBefore
   const netCpu = Math.max(0, cpu - backgroundCores * seconds * 1000)
@@ -135,15 +133,21 @@ async function warmUp(port: number, targets: { url: string; cookie: string }[]) 
   if (!WARMUP_S || !targets.length) return 0
   const deadline = Date.now() + WARMUP_S * 1000
   let next = 0
+  await users(deadline, async () => {
+    const target = targets[next++ % targets.length]!
+    await get(port, target.url, target.cookie, false)
+    return true
+  })
+  return next
+}
+
+/** `CONCURRENCY` users each asking back to back until the deadline, or until `ask` says stop. */
+async function users(deadline: number, ask: () => Promise<boolean>) {
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (Date.now() < deadline) {
-        const target = targets[next++ % targets.length]!
-        await get(port, target.url, target.cookie, false)
-      }
+      while (Date.now() < deadline && (await ask()));
     }),
   )
-  return next
 }
 
 const statusField = (pid: number, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN)
