@@ -5,19 +5,16 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { COLUMN_LABELS, CONNECTED_VALUES, type ColumnFilter, FACETS, type SortableColumn, parseFilters } from '~/domain/fleet/agents-table-state'
 import type { AgentTableRow, FacetOption } from '~/domain/fleet/agents-table.server'
 import { useDebouncedCallback } from '~/utils/use-debounced-callback'
-import { Button, buttonVariants } from '../ui/button'
-import { cn } from '~/utils/cn'
+import { Button } from '../ui/button'
 import { ClosedMenuTrigger, DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '../ui/dropdown-menu'
 import { Input } from '../ui/input'
 import { FacetedFilter } from './faceted-filter'
 import { SavedViewsMenu } from './saved-views-menu'
-import { ClosedSwitch, Switch } from './popover'
+import { ClosedSwitch, Switch, TOOLBAR_TRIGGER_CLASS } from './popover'
 import { useAfterHydration } from '../ui/after-hydration'
 import { encodeOrNull, type UpdateTableParams } from './use-table-params'
 
 const FACET_TITLES: Record<(typeof FACETS)[number], string> = { product: 'Product', version: 'Version', connected: 'Connected', input: 'Input' }
-/** <Button variant="outline" size="sm" className="h-8">, for the View menu's live and closed trigger */
-const OUTLINE_TRIGGER_CLASS = cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'h-8')
 const NAME_DEBOUNCE_MS = 300
 const FACETS_DELAY_MS = 500
 // the facets' fallbacks as constants, so the memoized filters keep their props between renders
@@ -167,10 +164,10 @@ const ColumnsMenu = memo(function ColumnsMenu({ table }: { table: Table<AgentTab
       <Settings2 /> View
     </>
   )
-  if (!live) return <ClosedMenuTrigger className={OUTLINE_TRIGGER_CLASS}>{face}</ClosedMenuTrigger>
+  if (!live) return <ClosedMenuTrigger className={TOOLBAR_TRIGGER_CLASS}>{face}</ClosedMenuTrigger>
   return (
     <DropdownMenu>
-      <DropdownMenuTrigger className={OUTLINE_TRIGGER_CLASS}>{face}</DropdownMenuTrigger>
+      <DropdownMenuTrigger className={TOOLBAR_TRIGGER_CLASS}>{face}</DropdownMenuTrigger>
       <DropdownMenuContent align="end">
         <DropdownMenuLabel>Toggle columns</DropdownMenuLabel>
         <DropdownMenuSeparator />

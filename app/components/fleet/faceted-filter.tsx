@@ -1,13 +1,12 @@
 import { Check, PlusCircle } from 'lucide-react'
 import { memo } from 'react'
 import { cn } from '~/utils/cn'
-import { buttonVariants } from '../ui/button'
 import { useAfterHydration } from '../ui/after-hydration'
 import { ClosedMenuTrigger } from '../ui/dropdown-menu'
-import { Popover, PopoverContent, PopoverTrigger } from './popover'
+import { Popover, PopoverContent, PopoverTrigger, TOOLBAR_TRIGGER_CLASS } from './popover'
 
-/** <Button variant="outline" size="sm" className="h-8 border-dashed">, for the live and the closed trigger */
-const TRIGGER_CLASS = cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'h-8 border-dashed')
+/** for the live and the closed trigger */
+const TRIGGER_CLASS = cn(TOOLBAR_TRIGGER_CLASS, 'border-dashed')
 
 /**
  * A toolbar filter with checkable options and their counts. The selection shows as chips, or as

@@ -2,10 +2,14 @@ import * as PopoverPrimitive from '@radix-ui/react-popover'
 import * as SwitchPrimitive from '@radix-ui/react-switch'
 import { type ComponentProps } from 'react'
 import { cn } from '~/utils/cn'
+import { buttonVariants } from '../ui/button'
 
 export const Popover = PopoverPrimitive.Root
 export const PopoverTrigger = PopoverPrimitive.Trigger
 export const PopoverAnchor = PopoverPrimitive.Anchor
+
+/** The agents toolbar's menu and popover triggers, live and closed: <Button variant="outline" size="sm" className="h-8">. */
+export const TOOLBAR_TRIGGER_CLASS = cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'h-8')
 
 export function PopoverContent({ className, align = 'start', sideOffset = 4, ...props }: ComponentProps<typeof PopoverPrimitive.Content>) {
   return (

@@ -5,17 +5,14 @@ import { toast } from 'sonner'
 import { SAVED_VIEW_PARAMS, savedViewQuery } from '~/domain/saved-views/saved-view-query'
 import type { loader as savedViewsLoader } from '~/routes/resources.saved-views'
 import type { ActionFailure, ActionSuccess } from '~/utils/errors.server'
-import { Button, buttonVariants } from '../ui/button'
-import { cn } from '~/utils/cn'
+import { Button } from '../ui/button'
 import { Input } from '../ui/input'
 import { useAfterHydration } from '../ui/after-hydration'
 import { ClosedMenuTrigger } from '../ui/dropdown-menu'
-import { Popover, PopoverContent, PopoverTrigger } from './popover'
+import { Popover, PopoverContent, PopoverTrigger, TOOLBAR_TRIGGER_CLASS } from './popover'
 import { type UpdateTableParams } from './use-table-params'
 
 const ACTION = '/resources/saved-views'
-/** <Button variant="outline" size="sm" className="h-8">, for the live and the closed trigger */
-const TRIGGER_CLASS = cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'h-8')
 
 /**
  * The agents toolbar's Views menu: the person's named filter sets of this organization (apply one
@@ -57,10 +54,10 @@ export function SavedViewsMenu({ organizationId, params, update }: { organizatio
       <Bookmark /> Views
     </>
   )
-  if (!live) return <ClosedMenuTrigger popup="dialog" className={TRIGGER_CLASS}>{face}</ClosedMenuTrigger>
+  if (!live) return <ClosedMenuTrigger popup="dialog" className={TOOLBAR_TRIGGER_CLASS}>{face}</ClosedMenuTrigger>
   return (
     <Popover open={open} onOpenChange={setOpen}>
-      <PopoverTrigger className={TRIGGER_CLASS}>{face}</PopoverTrigger>
+      <PopoverTrigger className={TOOLBAR_TRIGGER_CLASS}>{face}</PopoverTrigger>
       <PopoverContent align="end" className="w-72 p-2" aria-label="Saved views">
         <p className="px-1 pb-1 text-xs font-semibold text-muted-foreground">Saved views</p>
         {!list.data ? (
