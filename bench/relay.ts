@@ -200,7 +200,7 @@ async function main() {
   })
   if (probe.status !== 200 || probe.bytes !== size) throw new Error(`the relay answered ${probe.status} with ${probe.bytes} bytes (${probe.location ?? 'no Location'}), not the agent's ${size}-byte page`)
 
-  console.log(`relay bench: agent web UI :${webPort} and relay :${relayPort} in their own processes (${NO_DATA ? 'HTTP/2 streams only' : AGENT_SPLICE ? 'data connections spliced to the UI' : "data connections served by the UI's server"}); wrk -t1, ${SECONDS} s per round, ${ROUNDS} rounds, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}`)
+  console.log(`relay bench: agent web UI :${webPort} and relay :${relayPort} in their own processes (${NO_DATA ? 'HTTP/2 streams only' : AGENT_SPLICE ? 'data connections spliced to the UI' : "data connections served by the UI's server"}, large bodies ${relay.ready.nativePump ? 'through the native pump' : 'in JavaScript'}); wrk -t1, ${SECONDS} s per round, ${ROUNDS} rounds, load average ${(await import('node:os')).loadavg()[0].toFixed(1)}`)
   console.log(`GET /status.json (${(size / 1024).toFixed(1)} KiB), concurrency ${CONCURRENCY}:`)
   const small: { direct: Wrk; relayed: Wrk }[] = []
   if (SMALL) await wrk(`${through}/status.json`, CONCURRENCY, relayed) // warm-up of both processes' JIT

@@ -53,7 +53,7 @@ type OwnReads = {
 }
 const owned = new WeakMap<Socket, OwnReads>()
 
-type TcpHandle = { useUserBuffer?: unknown; readStop(): number; reading?: boolean }
+type TcpHandle = { useUserBuffer?: unknown; readStop(): number; readStart?: () => number; reading?: boolean }
 
 type HandleSocket = Socket & { _handle: TcpHandle | null; _server: net.Server | null; server: net.Server | null }
 
@@ -194,4 +194,32 @@ export function holdReads(socket: Socket): boolean {
   }
   state.readIntoPool()
   return true
+}
+
+/**
+ * Stops reading the socket until the returned function is called, for a reader outside Node (the
+ * native pump, relay/native-pump.ts). pause() alone is not enough: a Readable asks for more
+ * (read(0)) while its buffer is below its high-water mark, paused or not, and Node starts the
+ * handle reading again for it. So the handle's readStart does nothing meanwhile.
+ */
+export function stopReads(socket: Socket): () => void {
+  const handle = (socket as HandleSocket)._handle
+  socket.pause()
+  if (!handle) return () => undefined
+  handle.readStop()
+  handle.reading = false
+  handle.readStart = () => 0
+  let stopped = true
+  return () => {
+    if (!stopped) return
+    stopped = false
+    delete handle.readStart
+    if ((socket as HandleSocket)._handle !== handle || socket.destroyed) return
+    // Started here, not left to resume(): a read Node asked for meanwhile is still pending in its
+    // Readable (no data came), and it asks for no other until one does.
+    handle.reading = true
+    const error = handle.readStart!()
+    if (error) socket.destroy(new Error(`readStart failed (${error})`))
+    socket.resume()
+  }
 }

@@ -11,10 +11,15 @@ import type { Socket } from 'node:net'
 import type { DataPool } from './data-connections'
 import { agentResponseHeaders } from './headers'
 import { looseBackpressure } from './loose-pipe'
-import { hasOwnReads, holdReads, setReadSink } from './data-reads'
+import { hasOwnReads, holdReads, setReadSink, stopReads } from './data-reads'
+import { nativePump, pumpStats, type PumpHandle } from './native-pump'
 
 /** Bodies from this size on are carried raw; smaller ones are not worth leaving the HTTP client for. */
 export const RAW_BODY_BYTES = 256 * 1024
+
+/** Bodies with at least this much left after the takeover go to the native pump (relay/native-pump.ts). */
+export const PUMP_BYTES = 1024 * 1024
+const NOTHING = Buffer.alloc(0)
 
 /** The listeners Node's HTTP client puts on a socket for one request (node:_http_client), by event. */
 const CLIENT_LISTENERS: Record<string, string[]> = {
@@ -68,6 +73,14 @@ function detach(socket: Socket, upstream: http.ClientRequest) {
   held._httpMessage = null
 }
 
+type HandleSocket = Socket & { _handle?: { fd?: number } | null; encrypted?: boolean }
+/** A plain TCP socket's descriptor (not TLS, not a stream of a tunnel), else -1. */
+const descriptorOf = (socket: unknown) => {
+  const held = socket as HandleSocket | null
+  const fd = held && !held.encrypted && !held.destroyed ? held._handle?.fd : undefined
+  return typeof fd === 'number' && fd >= 0 ? fd : -1
+}
+
 /**
  * Sends the answer's headers, then exactly `length` body bytes from the data socket. A browser
  * that leaves mid-body, or a data socket that ends or fails mid-body, cuts both (the connection
@@ -79,8 +92,15 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
   res.writeHead(answer.statusCode ?? 502, agentResponseHeaders(answer.headers))
   let left = length
   let done = false
+  const native = nativePump()
+  // The native pump takes the body when both ends are plain TCP sockets: the data socket stops
+  // reading at once (the parser keeps what it has), so little of the body passes through Node.
+  const restartReads = native && length >= PUMP_BYTES && hasOwnReads(socket) && descriptorOf(socket) >= 0 && descriptorOf(res.socket) >= 0 ? stopReads(socket) : null
+  /** the body is the pump's (being handed to it, or `pumping`): the data socket is not resumed here */
+  let handingOver = restartReads !== null
+  let pumping: PumpHandle | null = null
   // the data socket waits while over 1 MiB is queued towards the browser
-  const flow = looseBackpressure(socket, res, () => !done)
+  const flow = looseBackpressure(socket, res, () => !done && !handingOver)
   let owned = false
   // Reads go to `write` as views of the socket's own 1 MiB read buffers (relay/data-reads.ts), each
   // written as it comes: collecting a turn's reads into one writev (made for 64 KiB reads) queued
@@ -93,6 +113,8 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
   const cut = () => {
     if (done) return
     done = true
+    if (pumping) native?.cancel(pumping)
+    pumping = null
     if (owned) cleanup()
     socket.destroy()
     res.destroy()
@@ -126,13 +148,14 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
     if (!done) cut()
   })
   // The reads that come before the takeover below wait for it, uncopied (relay/data-reads.ts).
-  const holding = holdReads(socket)
+  const holding = !restartReads && holdReads(socket)
   // The parser is still working through the read that carried the headers: take over once it is done with it.
   process.nextTick(() => {
     if (done) return
     if (answer.complete) {
       // A body this large never fits the parser's read; anything held would be bytes past it.
       if (holding) return cut()
+      restartReads?.()
       // The whole body came with that read: it waits in `answer`, and the client keeps its socket.
       for (let chunk: Buffer | null; (chunk = answer.read() as Buffer | null) !== null; ) write(chunk)
       if (!done) cut()
@@ -145,8 +168,13 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
     // What the parser read of the body so far waits in `answer`.
     for (let chunk: Buffer | null; !done && (chunk = answer.read() as Buffer | null) !== null; ) write(chunk)
     if (done) return
+    if (restartReads) pumpTheRest(restartReads)
+    else readOn()
+  })
+  /** The following reads go to `write` as they come; reading stops while the browser's side is full. */
+  function readOn() {
+    handingOver = false
     if (holding || (hasOwnReads(socket) && socket.readableLength === 0)) {
-      // The following reads go straight to `write`; reading stops while the browser's side is full.
       sunk = true
       setReadSink(socket, (bytes, written) => {
         write(bytes, written)
@@ -154,5 +182,37 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
       })
     } else socket.on('data', write)
     if (!flow.waiting) socket.resume()
-  })
+  }
+  /**
+   * The rest of the body goes through the native pump, off the event loop, once the browser's
+   * socket has sent what went before (the pump writes to that socket itself, behind Node's back).
+   * It moves exactly the bytes left, so the connection stands at its next answer again.
+   */
+  function pumpTheRest(restart: () => void) {
+    const fallBack = () => {
+      restart()
+      readOn()
+    }
+    const browser = res.socket as Socket
+    if (!res.headersSent) res.flushHeaders()
+    // Called once every byte queued before it has gone to the kernel.
+    browser.write(NOTHING, () => {
+      if (done) return
+      if (browser.writableLength > 0 || descriptorOf(browser) < 0 || descriptorOf(socket) < 0) return fallBack()
+      try {
+        pumping = native!.pump(descriptorOf(socket), descriptorOf(browser), left, (error) => {
+          pumping = null
+          if (done) return
+          if (error) return cut()
+          pumpStats.bodies++
+          pumpStats.bytes += left
+          left = 0
+          restart()
+          complete(true)
+        })
+      } catch {
+        fallBack()
+      }
+    })
+  }
 }

@@ -31,6 +31,7 @@ import { INTERNAL_SECRET_HEADER, PeerRouter, type NodeHeartbeat, type NodeTiming
 import { SessionTracker, SWEEP_MS } from './session-tracker'
 import { handleBrowserUpgrade, handleInternalUpgrade, refuseSocket } from './upgrade'
 import { acceptDataConnection, acceptTunnel, refuseUpgrade, type Tunnel, type TunnelTransport } from './tunnel-accept'
+import { choosePump, type PumpMode } from './native-pump'
 
 export { NO_TUNNEL_MESSAGE, TUNNEL_LOST_MESSAGE } from './browser-side'
 
@@ -60,6 +61,8 @@ export type RelayOptions = {
   nodeHeartbeat?: NodeHeartbeat
   /** default: RELAY_ANSWER_TIMEOUT_SECONDS */
   answerTimeoutMs?: number
+  /** how raw download bodies are moved (default: RELAY_PUMP); the process's relays share one choice */
+  pump?: PumpMode
 }
 
 /** Tunnels are pinged this often; one missing pong closes the tunnel. */
@@ -74,6 +77,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const tunnels = new TunnelRegistry(books)
   const sessions = new SessionTracker(books)
   const config = getConfig()
+  const pump = choosePump(options.pump ?? config.RELAY_PUMP)
+  if (pump.why) log(`relay: large downloads move in JavaScript: ${pump.why}`)
   // The node's id and address are known once the port is bound (port 0 in tests).
   let peers = new PeerRouter({ id: '', internalUrl: '', secret: null }, log)
   const side: BrowserSide = {

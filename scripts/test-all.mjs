@@ -128,6 +128,9 @@ function report(name, result) {
 async function main() {
   const envCode = step(process.execPath, ['scripts/ensure-test-env.mjs'])
   if (envCode !== 0) return envCode
+  // The relay's native pump, rebuilt when its source changed since npm install; the tests need it.
+  const nativeCode = step(process.execPath, ['scripts/build-native.mjs', '--require'])
+  if (nativeCode !== 0) return nativeCode
   // Type check and lint beside the build: each is mostly one thread, so on two cores the three
   // take about the time of the longest instead of their sum (decision 064). The type check is the
   // longest (~30 s after the others on a quiet machine, one core idle): the tests start beside it

@@ -36,6 +36,8 @@ export const configSchema = z.object({
   RELAY_SESSION_MAX_HOURS: z.coerce.number().min(0.01, 'RELAY_SESSION_MAX_HOURS must be more than 0').max(24 * 7, 'RELAY_SESSION_MAX_HOURS must be at most 168').default(8),
   /** a browser request the agent has not begun to answer after this long gets a 504 (as a reverse proxy's read timeout) */
   RELAY_ANSWER_TIMEOUT_SECONDS: z.coerce.number().int('RELAY_ANSWER_TIMEOUT_SECONDS must be a whole number').min(1, 'RELAY_ANSWER_TIMEOUT_SECONDS must be 1 or more').max(3600, 'RELAY_ANSWER_TIMEOUT_SECONDS must be at most 3600').default(100),
+  /** how the relay moves large download bodies: on a thread of the native pump (built by npm install), or in JavaScript (docs/decisions/109-relay-bodies-pumped-off-the-event-loop.md) */
+  RELAY_PUMP: z.enum(['native', 'javascript'], { message: 'RELAY_PUMP must be native or javascript' }).default('native'),
   /** several relay nodes on one database (docs/architecture.md): this node's name, the address other nodes reach it on, and the secret they share */
   RELAY_NODE_ID: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/, 'RELAY_NODE_ID may hold letters, digits and . _ : - (at most 100)').optional(),
   RELAY_INTERNAL_URL: z.string().url('RELAY_INTERNAL_URL must be an absolute URL such as http://10.0.0.5:3001').refine((v) => /^https?:\/\//.test(v), 'RELAY_INTERNAL_URL must be http:// or https://').optional(),

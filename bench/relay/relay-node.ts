@@ -5,12 +5,14 @@ import { loadConfig } from '../../server/config'
 import { setConfig } from '../../app/utils/env.server'
 import { disconnectDatabase, tuneDatabase } from '../../app/utils/db.server'
 import { startRelay } from '../../relay/relay.server'
+import { nativePump } from '../../relay/native-pump'
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', SEED_DEMO: 'false' })
 setConfig(config)
 await tuneDatabase()
-const relay = await startRelay({ port: Number(process.env.RELAY_PORT ?? 0), host: '127.0.0.1' })
-console.log(JSON.stringify({ port: relay.port }))
+const relay = await startRelay({ port: Number(process.env.RELAY_PORT ?? 0), host: '127.0.0.1', log: (line) => console.error(line) })
+// (RELAY_PUMP chooses; 1 when the native pump moves large bodies)
+console.log(JSON.stringify({ port: relay.port, nativePump: nativePump() ? 1 : 0 }))
 process.once('SIGINT', () => {
   void relay
     .close()

@@ -17,6 +17,7 @@ import { prisma } from '~/utils/db.server'
 import { eventually } from './eventually'
 import { RelayClient } from '../../relay/client'
 import { startRelay, type Relay } from '../../relay/relay.server'
+import { choosePump, pumpStats, type PumpMode } from '../../relay/native-pump'
 import { SimulatedSite } from '../../simulator/site'
 import { TunnelClient } from '../../simulator/tunnel'
 import { startAgentWebUi, type AgentWebUi } from '../../simulator/web-ui'
@@ -96,6 +97,19 @@ function getBytes(host: string, cookie: string, path: string) {
       .get({ host: '127.0.0.1', port: relay.port, path, headers: { host, cookie }, agent: false }, (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
+      })
+      .on('error', reject)
+  })
+}
+
+/** GET through the relay, for an answer that may end early: whether it came whole, and how many body bytes came. */
+function cutShort(host: string, cookie: string, path: string) {
+  return new Promise<{ complete: boolean; bytes: number }>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port: relay.port, path, headers: { host, cookie }, agent: false }, (res) => {
+        let bytes = 0
+        res.on('data', (c: Buffer) => (bytes += c.length)).on('error', () => undefined)
+        res.once('close', () => resolve({ complete: res.complete, bytes }))
       })
       .on('error', reject)
   })
@@ -206,12 +220,20 @@ describe('relay data connections', () => {
     expect(older.tunnel.h2Requests).toBe(before + 3)
   })
 
-  it('carries a large download raw, byte for byte, and reuses its connection for the next request; a browser leaving mid-download costs only that connection', async () => {
+  // The native pump (relay/native-pump.ts, built by npm install) and the JavaScript path it falls back to.
+  it.each<PumpMode>(['native', 'javascript'])('carries a large download raw (%s), byte for byte, and reuses its connection for the next request; a browser leaving mid-download, or an agent ending one early, costs only that connection', async (mode) => {
+    expect(choosePump(mode)).toEqual({ mode })
+    const pumped = pumpStats.bodies
     // An agent UI of its own: a random 3 MiB body (Content-Length), and which of its connections served each request.
     const body = randomBytes(3 * 1024 * 1024 + 17)
     const served: { path: string; port: number }[] = []
     let stalledCut = false
     const ui = http.createServer((req, res) => {
+      if (req.url === '/short.bin') {
+        // announces 3 MiB, sends 1.5 MiB and fails (a UI that crashed mid-file)
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(3 * 1024 * 1024) })
+        return void res.write(body.subarray(0, 1536 * 1024), () => setTimeout(() => req.socket.destroy(), 50))
+      }
       served.push({ path: req.url ?? '', port: req.socket.remotePort ?? 0 })
       if (req.url === '/big.bin') {
         res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(body.length) })
@@ -261,8 +283,19 @@ describe('relay data connections', () => {
       expect(hash(again.body)).toBe(hash(body))
       expect(served[3].path).toBe('/stalled.bin')
       expect(served.at(-1)!.port).not.toBe(served[3].port)
+
+      // an agent UI that fails mid-body: the browser's answer ends short (not a hang, not padded), and the next request is whole
+      const short = await within(cutShort(host, cookie, '/short.bin'), 'the short download')
+      expect(short).toEqual({ complete: false, bytes: expect.any(Number) })
+      expect(short.bytes).toBeLessThan(3 * 1024 * 1024)
+      expect(hash((await getBytes(host, cookie, '/big.bin')).body)).toBe(hash(body))
       expect(tunnel.h2Requests).toBe(0)
+      // the four whole downloads went through the native pump only when it was chosen (it reports
+      // to the relay once the browser may have read the last byte already)
+      const expected = mode === 'native' ? 4 : 0
+      expect(await eventually(() => pumpStats.bodies - pumped, (n) => n === expected)).toBe(expected)
     } finally {
+      choosePump('native')
       await closeOwnAgent(tunnel, ui)
     }
   })

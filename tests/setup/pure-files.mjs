@@ -16,6 +16,7 @@ export const PURE_FILES = [
   'tests/ops/logger.test.ts',
   'tests/relay/data-reads.test.ts',
   'tests/relay/import-cycles.test.ts',
+  'tests/relay/native-pump.test.ts',
   'tests/security/load-shedding.test.ts',
   'tests/simulator/models.test.ts',
   'tests/unit/process-tree.test.ts',

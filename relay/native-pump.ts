@@ -1,0 +1,53 @@
+/**
+ * The relay's native byte pump (native/relay-pump.c, docs/decisions/109-relay-bodies-pumped-off-the-event-loop.md):
+ * a raw body's bytes moved socket to socket on a thread of their own. Built by `npm install`
+ * (scripts/build-native.mjs); when it is missing or cannot load, or RELAY_PUMP=javascript, raw
+ * bodies stay on the JavaScript path (relay/raw-body.ts) and the relay says so once at start.
+ */
+import { createRequire } from 'node:module'
+import path from 'node:path'
+
+/** What pump() returns, for cancel(). */
+export type PumpHandle = object & { readonly brand: 'relay-pump' }
+type NativePump = {
+  pump(fromFd: number, toFd: number, length: number, done: (error: string | null, moved: number) => void): PumpHandle
+  cancel(handle: PumpHandle): void
+}
+
+/** Where scripts/build-native.mjs writes the module. */
+export const NATIVE_PUMP_FILE = path.resolve(import.meta.dirname, '..', 'native', 'build', 'relay-pump.node')
+
+export type PumpMode = 'native' | 'javascript'
+
+let loaded: NativePump | null | undefined
+let loadError = ''
+let mode: PumpMode = 'native'
+
+function load(): NativePump | null {
+  if (loaded !== undefined) return loaded
+  try {
+    loaded = createRequire(import.meta.url)(NATIVE_PUMP_FILE) as NativePump
+  } catch (error) {
+    loaded = null
+    loadError = (error as Error).message.split('\n')[0]
+  }
+  return loaded
+}
+
+/**
+ * Chooses how raw bodies are moved from now on (the relay calls this at start); says what is in
+ * use, and why not the native pump when it was asked for and cannot load.
+ */
+export function choosePump(wanted: PumpMode): { mode: PumpMode; why?: string } {
+  mode = wanted
+  if (wanted === 'javascript') return { mode }
+  if (load()) return { mode }
+  mode = 'javascript'
+  return { mode, why: `the native pump did not load (${loadError}); run npm install (it builds native/build/relay-pump.node with cc)` }
+}
+
+/** Bodies (and their bytes) the native pump carried whole in this process: for tests and the bench. */
+export const pumpStats = { bodies: 0, bytes: 0 }
+
+/** The native pump, when it is chosen and loaded. */
+export const nativePump = (): NativePump | null => (mode === 'native' ? load() : null)
