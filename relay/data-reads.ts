@@ -140,10 +140,21 @@ export function withOwnReads(accepted: Socket): Socket {
   socket.once('close', () => {
     giveBack(current)
     current = shared
+    ownReadsTraffic.open.delete(socket!)
+    ownReadsTraffic.closedIn += socket!.bytesRead
+    ownReadsTraffic.closedOut += socket!.bytesWritten
   })
+  ownReadsTraffic.open.add(socket)
   if (flowing) socket.resume()
   return socket
 }
+
+/**
+ * Bytes of the connections moved to sockets of their own (withOwnReads): the relay server's
+ * `connection` listeners saw the sockets they came from, whose counters stop at the move
+ * (the metrics' relay bytes, server/metrics.ts).
+ */
+export const ownReadsTraffic = { closedIn: 0, closedOut: 0, open: new Set<Socket>() }
 
 /** Whether `socket`'s reads can go to a sink (it came from withOwnReads). */
 export const hasOwnReads = (socket: Socket) => owned.has(socket)

@@ -46,8 +46,12 @@ export function choosePump(wanted: PumpMode): { mode: PumpMode; why?: string } {
   return { mode, why: `the native pump did not load (${loadError}); run npm install (it builds native/build/relay-pump.node with cc)` }
 }
 
-/** Bodies (and their bytes) the native pump carried whole in this process: for tests and the bench. */
-export const pumpStats = { bodies: 0, bytes: 0 }
+/**
+ * What the native pump did in this process: bodies carried whole (for tests and the bench), and
+ * every byte it moved, whole bodies or not. Node's socket counters never see those bytes: the
+ * metrics' relay bytes add them, in from the agent and out to the browser (server/metrics.ts).
+ */
+export const pumpStats = { bodies: 0, moved: 0 }
 
 /** The native pump, when it is chosen and loaded. */
 export const nativePump = (): NativePump | null => (mode === 'native' ? load() : null)

@@ -200,12 +200,12 @@ export function sendRaw(res: http.ServerResponse, upstream: http.ClientRequest, 
       if (done) return
       if (browser.writableLength > 0 || descriptorOf(browser) < 0 || descriptorOf(socket) < 0) return fallBack()
       try {
-        pumping = native!.pump(descriptorOf(socket), descriptorOf(browser), left, (error) => {
+        pumping = native!.pump(descriptorOf(socket), descriptorOf(browser), left, (error, moved) => {
           pumping = null
+          pumpStats.moved += moved
           if (done) return
           if (error) return cut()
           pumpStats.bodies++
-          pumpStats.bytes += left
           left = 0
           restart()
           complete(true)

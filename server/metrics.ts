@@ -17,6 +17,8 @@ import { listen } from './listen'
 import { counter, gauge, histogram } from '../app/utils/metrics.server'
 import { isPostgres, postgresPool, prisma } from '../app/utils/db.server'
 import { sendIngestStatsTo } from '../ingest/stats'
+import { ownReadsTraffic } from '../relay/data-reads'
+import { pumpStats } from '../relay/native-pump'
 import { routeLabelOf, routePatterns } from './route-label'
 
 // ----------------------------------------------------------------------------- process
@@ -137,9 +139,10 @@ counter({
   help: "Bytes through this relay's connections (in = received from browsers and agents, out = sent)",
   labelNames: ['direction'],
   collect() {
-    let inBytes = relayBytes.closedIn
-    let outBytes = relayBytes.closedOut
-    for (const socket of relayBytes.open) {
+    // the server's sockets, the data connections moved to sockets of their own, and what the native pump moved
+    let inBytes = relayBytes.closedIn + ownReadsTraffic.closedIn + pumpStats.moved
+    let outBytes = relayBytes.closedOut + ownReadsTraffic.closedOut + pumpStats.moved
+    for (const socket of [...relayBytes.open, ...ownReadsTraffic.open]) {
       inBytes += socket.bytesRead
       outBytes += socket.bytesWritten
     }

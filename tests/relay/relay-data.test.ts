@@ -224,6 +224,7 @@ describe('relay data connections', () => {
   it.each<PumpMode>(['native', 'javascript'])('carries a large download raw (%s), byte for byte, and reuses its connection for the next request; a browser leaving mid-download, or an agent ending one early, costs only that connection', async (mode) => {
     expect(choosePump(mode)).toEqual({ mode })
     const pumped = pumpStats.bodies
+    const moved = pumpStats.moved
     // An agent UI of its own: a random 3 MiB body (Content-Length), and which of its connections served each request.
     const body = randomBytes(3 * 1024 * 1024 + 17)
     const served: { path: string; port: number }[] = []
@@ -294,6 +295,9 @@ describe('relay data connections', () => {
       // to the relay once the browser may have read the last byte already)
       const expected = mode === 'native' ? 4 : 0
       expect(await eventually(() => pumpStats.bodies - pumped, (n) => n === expected)).toBe(expected)
+      // what it moved (the metrics' relay bytes add it): each whole body but the part read before the takeover
+      if (mode === 'native') expect(pumpStats.moved - moved).toBeGreaterThan(4 * (body.length - 1024 * 1024))
+      else expect(pumpStats.moved).toBe(moved)
     } finally {
       choosePump('native')
       await closeOwnAgent(tunnel, ui)
