@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -161,27 +162,30 @@ static napi_value start(napi_env env, napi_callback_info info) {
   p->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   napi_value name;
   napi_create_string_utf8(env, "relay-pump", NAPI_AUTO_LENGTH, &name);
-  int ok = p->from >= 0 && p->to >= 0 && p->wake >= 0 &&
-           napi_create_threadsafe_function(env, argv[3], NULL, name, 0, 1, NULL, NULL, NULL, report, &p->done) == napi_ok;
-  pthread_t thread;
-  pthread_attr_t attr;
+  // what failed, for the error thrown: an errno, or 0 when Node-API did
+  int error = (p->from < 0 || p->to < 0 || p->wake < 0) ? errno : 0;
+  int ok = !error && napi_create_threadsafe_function(env, argv[3], NULL, name, 0, 1, NULL, NULL, NULL, report, &p->done) == napi_ok;
   if (ok) {
+    pthread_t thread;
+    pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&attr, 64 * 1024);
-    if (pthread_create(&thread, &attr, run, p) != 0) {
+    error = pthread_create(&thread, &attr, run, p); // (returns its error; errno is not set)
+    pthread_attr_destroy(&attr);
+    if (error) {
       napi_release_threadsafe_function(p->done, napi_tsfn_abort);
       ok = 0;
     }
-    pthread_attr_destroy(&attr);
   }
   if (!ok) {
-    int error = errno;
     if (p->from >= 0) close(p->from);
     if (p->to >= 0) close(p->to);
     if (p->wake >= 0) close(p->wake);
     free(p);
-    return fail(env, strerror(error));
+    char message[160];
+    snprintf(message, sizeof message, "pump: could not start (%s)", error ? strerror(error) : "Node-API refused the callback");
+    return fail(env, message);
   }
   napi_value result;
   if (napi_create_external(env, p, forget, NULL, &result) != napi_ok) p->orphaned = 1;

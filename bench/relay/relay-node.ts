@@ -5,7 +5,7 @@ import { loadConfig } from '../../server/config'
 import { setConfig } from '../../app/utils/env.server'
 import { disconnectDatabase, tuneDatabase } from '../../app/utils/db.server'
 import { startRelay } from '../../relay/relay.server'
-import { nativePump } from '../../relay/native-pump'
+import { nativePump, pumpStats } from '../../relay/native-pump'
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', SEED_DEMO: 'false' })
 setConfig(config)
@@ -14,6 +14,7 @@ const relay = await startRelay({ port: Number(process.env.RELAY_PORT ?? 0), host
 // (RELAY_PUMP chooses; 1 when the native pump moves large bodies)
 console.log(JSON.stringify({ port: relay.port, nativePump: nativePump() ? 1 : 0 }))
 process.once('SIGINT', () => {
+  if (pumpStats.bodies) console.error(`relay: ${pumpStats.bodies} bodies carried whole by the native pump, ${(pumpStats.moved / 1e6).toFixed(0)} MB moved`)
   void relay
     .close()
     .then(() => disconnectDatabase())
