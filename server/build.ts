@@ -35,3 +35,13 @@ export async function buildApp(root: string) {
 export function withoutVitest(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith('VITEST') && key !== 'TEST')) as NodeJS.ProcessEnv
 }
+
+/**
+ * The relay's native pump (scripts/build-native.mjs, decision 109), built when missing or older than
+ * its source: what the script said, empty when it was up to date. Without a compiler it says so and
+ * the relay moves large downloads in JavaScript.
+ */
+export async function buildNativePump(root: string): Promise<string> {
+  const { stdout } = await run(process.execPath, [path.join(root, 'scripts/build-native.mjs')], { cwd: root })
+  return stdout.trim()
+}

@@ -4,7 +4,7 @@ import './route-match-cache'
 import path from 'node:path'
 import { inspect } from 'node:util'
 import { fileURLToPath } from 'node:url'
-import { buildApp, buildIsStale } from './build'
+import { buildApp, buildIsStale, buildNativePump } from './build'
 import { ConfigError, loadConfig } from './config'
 import { migrateDatabase } from './migrate'
 import { DatabaseInUseError, lockDatabase } from './db-lock'
@@ -35,6 +35,11 @@ async function main() {
   if (!dev && buildIsStale(root, process.env.PIXELFLEET_SKIP_BUILD === '1')) {
     log.info('Building the web app (first start or sources changed)...')
     await buildApp(root)
+  }
+  // (a checkout pulled without `npm install` since native/relay-pump.c changed); the image and the tests built it already
+  if (process.env.PIXELFLEET_SKIP_BUILD !== '1') {
+    const said = await buildNativePump(root)
+    if (said) log.info(said)
   }
   const { applySafeDefaults } = await import('./safe-defaults')
   await applySafeDefaults(config)
