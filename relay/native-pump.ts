@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module'
 import path from 'node:path'
+import { projectRoot } from '../app/utils/project-root.server'
 
 /** What pump() returns, for cancel(). */
 export type PumpHandle = object & { readonly brand: 'relay-pump' }
@@ -14,11 +15,8 @@ type NativePump = {
   cancel(handle: PumpHandle): void
 }
 
-// from relay/ (tsx) or from the test harness's server bundle in build/node/ (scripts/bundle-server.mjs)
-const here = import.meta.dirname
-const root = path.resolve(here, path.basename(here) === 'node' && path.basename(path.dirname(here)) === 'build' ? '../..' : '..')
 /** Where scripts/build-native.mjs writes the module. */
-export const NATIVE_PUMP_FILE = path.join(root, 'native', 'build', 'relay-pump.node')
+export const NATIVE_PUMP_FILE = path.join(projectRoot(import.meta.dirname), 'native', 'build', 'relay-pump.node')
 
 export type PumpMode = 'native' | 'javascript'
 

@@ -11,10 +11,9 @@ import { DatabaseInUseError, lockDatabase } from './db-lock'
 import { PortInUseError } from './listen'
 import { announce, componentLogger, configureLogging, flushRepeats, routeConsoleToLog } from '../app/utils/logger.server'
 import { defaultNodeId } from '../broker/external.server'
+import { projectRoot } from '../app/utils/project-root.server'
 
-const here = path.dirname(fileURLToPath(import.meta.url))
-// from server/ (tsx) or from the tests' bundle in build/node/ (scripts/bundle-server.mjs)
-const root = path.resolve(here, path.basename(here) === 'node' && path.basename(path.dirname(here)) === 'build' ? '../..' : '..')
+const root = projectRoot(path.dirname(fileURLToPath(import.meta.url)))
 const dev = process.argv.includes('--dev')
 // `npm start` / `npm run dev` are the demo: SEED_DEMO defaults to true there (not in start:prod).
 if (process.argv.includes('--demo') && !process.env.SEED_DEMO) process.env.SEED_DEMO = 'true'
@@ -39,7 +38,8 @@ async function main() {
   // (a checkout pulled without `npm install` since native/relay-pump.c changed); the image and the tests built it already
   if (process.env.PIXELFLEET_SKIP_BUILD !== '1') {
     const said = await buildNativePump(root)
-    if (said) log.info(said)
+    if (said.startsWith('native pump not built')) log.warn(said)
+    else if (said) log.info(said)
   }
   const { applySafeDefaults } = await import('./safe-defaults')
   await applySafeDefaults(config)
